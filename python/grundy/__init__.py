@@ -1,0 +1,32 @@
+"""grundy: Grundy values of impartial combinatorial games, computed by a Rust core.
+
+>>> import grundy as gr
+>>> gr.kayles().values(12).tolist()
+[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+>>> gr.nim_sum([10, 12, 5])
+3
+"""
+
+from ._core import __version__
+from .games import (
+    Game,
+    Subtraction,
+    TakeAndBreak,
+    dawsons_kayles,
+    grundys_game,
+    kayles,
+    nim,
+)
+from .nimsum import nim_sum
+
+__all__ = [
+    "Game",
+    "Subtraction",
+    "TakeAndBreak",
+    "__version__",
+    "dawsons_kayles",
+    "grundys_game",
+    "kayles",
+    "nim",
+    "nim_sum",
+]

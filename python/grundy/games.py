@@ -1,0 +1,268 @@
+"""Heap games and their Grundy values.
+
+A game wraps a Rust sequence that caches G(0..N) and extends it on demand: asking for more values
+never recomputes the ones already known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from ._validate import as_count, as_heap
+
+#: Above this many values a request is refused outright (no machine holds 2**62 values).
+_MAX_VALUES = 2**62
+
+
+class Game:
+    """A heap game: a position is a heap of n tokens, a move leaves a sum of smaller heaps.
+
+    Subclasses build the rule; this class holds the cached values.
+    """
+
+    def __init__(self, seq: _core.Sequence, key: Any) -> None:
+        self._seq = seq
+        self._key = key
+
+    # -- values ---------------------------------------------------------------------------------
+    def values(self, n: int) -> np.ndarray:
+        """G(0), ..., G(n-1) as a numpy array of the smallest unsigned dtype that holds them.
+
+        Values are cached: asking for more later computes only the missing ones. The GIL is
+        released while Rust computes, and Ctrl-C raises KeyboardInterrupt (keeping what was done).
+
+        >>> import grundy as gr
+        >>> gr.kayles().values(8)
+        array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
+        """
+        n = as_count(n)
+        self._ensure(n)
+        return self._seq.array(0, n)
+
+    def value(self, h: int) -> int:
+        """G(h), the Grundy value of a single heap of size ``h``.
+
+        >>> import grundy as gr
+        >>> gr.grundys_game().value(8)
+        2
+        """
+        h = as_heap(h, "h")
+        self._ensure(h + 1)
+        return self._seq.get(h)
+
+    @property
+    def computed(self) -> int:
+        """How many values G(0..computed) are cached."""
+        return len(self._seq)
+
+    def _ensure(self, n: int) -> None:
+        if n > _MAX_VALUES:
+            raise MemoryError(f"{n} values cannot be stored on any machine; ask for fewer")
+        if n > len(self._seq):
+            self._seq.extend(n)
+
+    # -- identity -------------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._key == self._key  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._key))
+
+
+class TakeAndBreak(Game):
+    """An octal or hexadecimal take-and-break game given by its code ``d0.d1d2...``.
+
+    Digit ``d_j`` says what may happen when ``j`` tokens are removed: a sum of ``2**k`` over the
+    numbers ``k`` of non-empty heaps that may remain (``k = 0``: the whole heap was taken).
+    Also understood: ``!`` after a digit (the heaps left must be pairwise unequal), a bracketed
+    final group repeated forever (``0.[3]`` is Nim) and explicit heap counts (``0.{1,2}``).
+
+    >>> import grundy as gr
+    >>> g = gr.TakeAndBreak(".77")
+    >>> str(g), g.values(6).tolist()
+    ('0.77', [0, 1, 2, 3, 1, 4])
+    """
+
+    def __init__(self, code: str, *, name: str | None = None) -> None:
+        if not isinstance(code, str):
+            raise TypeError(f"a take-and-break code must be a str like '0.77', not {type(code).__name__}")
+        info = _core.parse_code(code)
+        self.code: str = info["canonical"]
+        self.name = name
+        self._info = info
+        super().__init__(_core.Sequence.take_and_break(self.code), self.code)
+
+    @property
+    def is_octal(self) -> bool:
+        """True when no move leaves more than two heaps."""
+        return bool(self._info["octal"])
+
+    @property
+    def max_heaps(self) -> int:
+        """The most heaps a single move may leave (0 to 3)."""
+        return int(self._info["max_heaps"])
+
+    @property
+    def is_finite(self) -> bool:
+        """False for codes with a repeated group (arbitrarily many tokens may be removed)."""
+        return not self._info["infinite"]
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"TakeAndBreak({self.code!r})" + (f"  # {self.name}" if self.name else "")
+
+
+def _members(subtract: Iterable[int], what: str) -> list[int]:
+    if isinstance(subtract, (str, bytes)) or not isinstance(subtract, Iterable):
+        raise TypeError(f"{what} must be an iterable of positive integers, not {type(subtract).__name__}")
+    out = []
+    for k in subtract:
+        k = as_heap(k, f"member {k!r} of {what}")
+        if k == 0:
+            raise ValueError(f"{what} contains 0: removing no tokens is not a move")
+        out.append(k)
+    return sorted(set(out))
+
+
+class Subtraction(Game):
+    """A subtraction game: from a heap of ``n`` remove ``k`` tokens, for ``k`` in a set.
+
+    Give the set (``Subtraction([1, 2, 3])``) or a rule ``allowed(n, k) -> bool`` saying whether
+    ``k`` tokens may be removed from a heap of ``n`` (``1 <= k <= n``). The classic infinite rules
+    are class methods and run entirely in Rust.
+
+    >>> import grundy as gr
+    >>> gr.Subtraction([1, 2, 3]).values(8).tolist()
+    [0, 1, 2, 3, 0, 1, 2, 3]
+    >>> gr.Subtraction(allowed=lambda n, k: k % 2 == 1).values(4).tolist()
+    [0, 1, 0, 1]
+    """
+
+    def __init__(
+        self,
+        subtract: Iterable[int] | None = None,
+        *,
+        allowed: Callable[[int, int], bool] | None = None,
+    ) -> None:
+        if (subtract is None) == (allowed is None):
+            raise TypeError("give either a subtraction set or allowed=, not both or neither")
+        if allowed is not None:
+            if not callable(allowed):
+                raise TypeError(f"allowed must be a callable allowed(n, k), not {type(allowed).__name__}")
+            self.kind, self.members = "allowed", None
+            self.allowed = allowed
+            super().__init__(_core.Sequence.allowed(allowed), ("allowed", id(allowed)))
+            return
+        members = _members(subtract, "the subtraction set")  # type: ignore[arg-type]
+        self._init("finite", members)
+
+    def _init(self, kind: str, members: list[int] | None) -> None:
+        self.kind, self.members, self.allowed = kind, members, None
+        seq = _core.Sequence.subtraction(kind, members)
+        Game.__init__(self, seq, (kind, tuple(members or ())))
+
+    @classmethod
+    def _make(cls, kind: str, members: list[int] | None = None) -> Subtraction:
+        g = cls.__new__(cls)
+        g._init(kind, members)
+        return g
+
+    @classmethod
+    def squares(cls) -> Subtraction:
+        """Remove a positive square number of tokens.
+
+        >>> Subtraction.squares().values(7).tolist()
+        [0, 1, 0, 1, 2, 0, 1]
+        """
+        return cls._make("squares")
+
+    @classmethod
+    def at_most_half(cls) -> Subtraction:
+        """Remove between 1 and floor(n/2) tokens from a heap of n.
+
+        >>> Subtraction.at_most_half().values(8).tolist()
+        [0, 0, 1, 0, 2, 1, 3, 0]
+        """
+        return cls._make("at_most_half")
+
+    @classmethod
+    def proper_divisors(cls) -> Subtraction:
+        """Remove a divisor d of the heap size n with d < n; G(n) is the exponent of 2 in n.
+
+        >>> Subtraction.proper_divisors().values(9).tolist()
+        [0, 0, 1, 0, 2, 0, 1, 0, 3]
+        """
+        return cls._make("proper_divisors")
+
+    @classmethod
+    def all_but(cls, excluded: Iterable[int]) -> Subtraction:
+        """Remove any number of tokens except the members of a finite set.
+
+        >>> Subtraction.all_but([1]).values(6).tolist()
+        [0, 0, 1, 1, 2, 2]
+        """
+        return cls._make("all_but", _members(excluded, "the excluded set"))
+
+    def __repr__(self) -> str:
+        if self.kind == "finite":
+            return f"Subtraction({self.members})"
+        if self.kind == "all_but":
+            return f"Subtraction.all_but({self.members})"
+        if self.kind == "allowed":
+            return f"Subtraction(allowed={getattr(self.allowed, '__qualname__', self.allowed)!s})"
+        return f"Subtraction.{self.kind}()"
+
+    __str__ = __repr__
+
+
+def nim() -> TakeAndBreak:
+    """Nim: remove any number of tokens from one heap (``0.[3]``); G(n) = n.
+
+    >>> nim().values(5).tolist()
+    [0, 1, 2, 3, 4]
+    """
+    return TakeAndBreak("0.[3]", name="Nim")
+
+
+def kayles() -> TakeAndBreak:
+    """Kayles (``0.77``): knock down one pin or two adjacent pins from a row.
+
+    >>> kayles().values(6).tolist()
+    [0, 1, 2, 3, 1, 4]
+    """
+    return TakeAndBreak("0.77", name="Kayles")
+
+
+def dawsons_kayles() -> TakeAndBreak:
+    """Dawson's Kayles (``0.07``): knock down two adjacent pins.
+
+    >>> dawsons_kayles().values(8).tolist()
+    [0, 0, 1, 1, 2, 0, 3, 1]
+    """
+    return TakeAndBreak("0.07", name="Dawson's Kayles")
+
+
+def grundys_game() -> TakeAndBreak:
+    """Grundy's game (``4!.0``): split one heap into two heaps of different sizes.
+
+    >>> grundys_game().values(9).tolist()
+    [0, 0, 0, 1, 0, 2, 1, 0, 2]
+    """
+    return TakeAndBreak("4!.0", name="Grundy's game")
+
+
+__all__ = [
+    "Game",
+    "Subtraction",
+    "TakeAndBreak",
+    "dawsons_kayles",
+    "grundys_game",
+    "kayles",
+    "nim",
+]

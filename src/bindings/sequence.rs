@@ -1,0 +1,154 @@
+//! `_core.Sequence`: a rule's cached Grundy values, extended on demand without the GIL.
+
+use super::{to_py, ErrSlot, PyControl};
+use crate::engine::{
+    AllowedFn, AnySequence, Sequence as CoreSequence, SubtractionExact, TakeAndBreakExact, Values,
+};
+use crate::error::Error;
+use crate::rules::{Subtraction, TakeAndBreak};
+use numpy::PyArray1;
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use std::sync::Mutex;
+
+#[pyclass(module = "grundy._core", frozen)]
+pub struct Sequence {
+    inner: Mutex<Box<dyn AnySequence>>,
+    /// Exceptions raised by a user callable, kept for re-raising.
+    slot: ErrSlot,
+}
+
+impl Sequence {
+    fn wrap(seq: Box<dyn AnySequence>, slot: ErrSlot) -> Self {
+        Sequence {
+            inner: Mutex::new(seq),
+            slot,
+        }
+    }
+
+    /// Runs `f` on the core sequence without the GIL (waiting for the lock without it too, so a
+    /// second Python thread never deadlocks with one that is computing).
+    fn with<R: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut dyn AnySequence) -> R + Send) -> R {
+        py.detach(|| {
+            let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+            f(g.as_mut())
+        })
+    }
+}
+
+/// Values `start..stop` in the smallest unsigned dtype that holds them.
+enum Narrow {
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+}
+
+fn narrow(v: &Values, start: usize, stop: usize) -> Narrow {
+    let max = (start..stop).map(|i| v.get(i)).max().unwrap_or(0);
+    let it = (start..stop).map(|i| v.get(i));
+    if max <= u8::MAX as u32 {
+        Narrow::U8(it.map(|x| x as u8).collect())
+    } else if max <= u16::MAX as u32 {
+        Narrow::U16(it.map(|x| x as u16).collect())
+    } else {
+        Narrow::U32(it.collect())
+    }
+}
+
+#[pymethods]
+impl Sequence {
+    /// A take-and-break game from its code.
+    #[staticmethod]
+    fn take_and_break(code: &str) -> PyResult<Self> {
+        let rule = TakeAndBreak::parse(code).map_err(|e| to_py(e, &ErrSlot::default()))?;
+        Ok(Self::wrap(
+            Box::new(CoreSequence::new(TakeAndBreakExact::new(rule))),
+            ErrSlot::default(),
+        ))
+    }
+
+    /// A built-in subtraction rule: kind is finite, all_but, squares, at_most_half or
+    /// proper_divisors; `members` for the first two.
+    #[staticmethod]
+    #[pyo3(signature = (kind, members=None))]
+    fn subtraction(kind: &str, members: Option<Vec<u64>>) -> PyResult<Self> {
+        let slot = ErrSlot::default();
+        let members = members.unwrap_or_default();
+        let rule = match kind {
+            "finite" => Subtraction::finite(members),
+            "all_but" => Subtraction::all_but(members),
+            "squares" => Ok(Subtraction::Squares),
+            "at_most_half" => Ok(Subtraction::AtMostHalf),
+            "proper_divisors" => Ok(Subtraction::ProperDivisors),
+            other => Err(Error::Invalid(format!(
+                "unknown subtraction rule {other:?}"
+            ))),
+        }
+        .map_err(|e| to_py(e, &slot))?;
+        Ok(Self::wrap(
+            Box::new(CoreSequence::new(SubtractionExact::new(rule))),
+            slot,
+        ))
+    }
+
+    /// "From a heap of n you may remove k" as a Python callable `allowed(n, k)`.
+    #[staticmethod]
+    fn allowed(allowed: Py<PyAny>) -> Self {
+        let slot = ErrSlot::default();
+        let s2 = slot.clone();
+        let f = move |n: u64, k: u64| {
+            Python::attach(|py| {
+                allowed
+                    .call1(py, (n, k))
+                    .and_then(|r| r.bind(py).is_truthy())
+                    .map_err(|e| {
+                        s2.put(e);
+                        Error::Callback
+                    })
+            })
+        };
+        Self::wrap(Box::new(CoreSequence::new(AllowedFn::new(f))), slot)
+    }
+
+    /// Computes G(0..n) if not yet known. `progress(done, total)` is called about every 50 ms.
+    #[pyo3(signature = (n, progress=None))]
+    fn extend(&self, py: Python<'_>, n: u64, progress: Option<Py<PyAny>>) -> PyResult<()> {
+        let ctl = PyControl {
+            slot: self.slot.clone(),
+            progress,
+        };
+        self.with(py, |s| s.extend(n, &ctl))
+            .map_err(|e| to_py(e, &self.slot))
+    }
+
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.with(py, |s| s.values().len())
+    }
+
+    /// G(start..stop) as a new numpy array of the smallest unsigned dtype that holds them.
+    fn array<'py>(
+        &self,
+        py: Python<'py>,
+        start: usize,
+        stop: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let out = self.with(py, |s| {
+            let v = s.values();
+            (start <= stop && stop <= v.len()).then(|| narrow(v, start, stop))
+        });
+        let out = out.ok_or_else(|| {
+            PyIndexError::new_err(format!("values {start}..{stop} are not computed"))
+        })?;
+        Ok(match out {
+            Narrow::U8(v) => PyArray1::from_vec(py, v).into_any(),
+            Narrow::U16(v) => PyArray1::from_vec(py, v).into_any(),
+            Narrow::U32(v) => PyArray1::from_vec(py, v).into_any(),
+        })
+    }
+
+    /// G(i) for a computed heap size i.
+    fn get(&self, py: Python<'_>, i: usize) -> PyResult<u32> {
+        self.with(py, |s| (i < s.values().len()).then(|| s.values().get(i)))
+            .ok_or_else(|| PyValueError::new_err(format!("G({i}) is not computed yet")))
+    }
+}

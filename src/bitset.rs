@@ -1,0 +1,296 @@
+//! Bit sets of Grundy values: the option set of one heap (for mex) and stored per-sum value sets.
+//!
+//! ```
+//! use grundy::bitset::MexSet;
+//! let mut s = MexSet::new();
+//! for v in [0, 1, 3, 4, 5] { s.insert(v); }
+//! assert_eq!(s.mex(), 2);
+//! ```
+
+/// Words needed for values below `bound`, rounded up to a power of two so that XOR by any value
+/// below the bound stays inside the set.
+pub fn stride_for(bound: u32) -> usize {
+    (bound.max(1) as usize).div_ceil(64).next_power_of_two()
+}
+
+/// Reusable option set of one position: insert values, OR in whole sets, take the mex.
+///
+/// Words below `floor` are known to be full (every value there is an option), which lets a rule
+/// whose options include a long prefix of values (Nim) skip them.
+#[derive(Debug, Default, Clone)]
+pub struct MexSet {
+    words: Vec<u64>,
+    lo: usize,
+    hi: usize,
+    floor: usize,
+}
+
+impl MexSet {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Empties the set (only the words touched since the last clear are written).
+    #[inline]
+    pub fn clear(&mut self) {
+        if self.lo < self.hi {
+            self.words[self.lo..self.hi].fill(0);
+        }
+        self.lo = usize::MAX;
+        self.hi = 0;
+        self.floor = 0;
+    }
+
+    /// Declares every value below `64 * words` an option.
+    #[inline]
+    pub fn set_floor(&mut self, words: usize) {
+        self.floor = self.floor.max(words);
+    }
+
+    #[inline]
+    fn touch(&mut self, i: usize) {
+        if i >= self.words.len() {
+            self.words.resize((i + 1).next_power_of_two(), 0);
+        }
+        self.lo = self.lo.min(i);
+        self.hi = self.hi.max(i + 1);
+    }
+
+    #[inline]
+    pub fn insert(&mut self, v: u32) {
+        let i = (v >> 6) as usize;
+        if i < self.floor {
+            return;
+        }
+        self.touch(i);
+        self.words[i] |= 1 << (v & 63);
+    }
+
+    pub fn contains(&self, v: u32) -> bool {
+        let i = (v >> 6) as usize;
+        i < self.floor || self.words.get(i).is_some_and(|w| w >> (v & 63) & 1 == 1)
+    }
+
+    /// ORs a set given as words (word `i` of `src` is word `i` of this set).
+    #[inline]
+    pub fn or_words(&mut self, src: &[u64]) {
+        let from = self.floor.min(src.len());
+        let Some(last) = src[from..].iter().rposition(|&w| w != 0) else {
+            return;
+        };
+        let end = from + last + 1;
+        self.touch(end - 1);
+        self.touch(from);
+        for (d, s) in self.words[from..end].iter_mut().zip(&src[from..end]) {
+            *d |= *s;
+        }
+    }
+
+    /// ORs `{x ^ g : x in src}`; `src.len()` must be a power of two covering `g`.
+    pub fn or_xor_shifted(&mut self, src: &[u64], g: u32) {
+        let hi_bits = (g >> 6) as usize;
+        debug_assert!(hi_bits < src.len().max(1));
+        for (i, &w) in src.iter().enumerate() {
+            if w != 0 {
+                let j = i ^ hi_bits;
+                if j >= self.floor {
+                    self.touch(j);
+                    self.words[j] |= permute_bits(w, g & 63);
+                }
+            }
+        }
+    }
+
+    /// Least value not in the set.
+    #[inline]
+    pub fn mex(&self) -> u32 {
+        let mut i = self.floor;
+        while i < self.words.len() && self.words[i] == u64::MAX {
+            i += 1;
+        }
+        let w = self.words.get(i).copied().unwrap_or(0);
+        (i * 64) as u32 + (!w).trailing_zeros()
+    }
+
+    /// The words of the set (values `64 * i ..`), for copying it into a store.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+}
+
+/// `{x ^ g : x in w}` for the 64 values of one word (`g < 64`): swap blocks of size 2^k for each
+/// set bit k of g.
+#[inline]
+pub fn permute_bits(mut w: u64, g: u32) -> u64 {
+    const M: [u64; 6] = [
+        0x5555_5555_5555_5555,
+        0x3333_3333_3333_3333,
+        0x0F0F_0F0F_0F0F_0F0F,
+        0x00FF_00FF_00FF_00FF,
+        0x0000_FFFF_0000_FFFF,
+        0x0000_0000_FFFF_FFFF,
+    ];
+    for (k, m) in M.iter().enumerate() {
+        if g >> k & 1 == 1 {
+            let sh = 1 << k;
+            w = ((w & m) << sh) | ((w >> sh) & m);
+        }
+    }
+    w
+}
+
+/// Value sets indexed by a number `s` (a heap sum or a residue), `stride` words each, stored flat.
+/// With a ring capacity only the last `cap` entries are kept.
+#[derive(Debug, Clone)]
+pub struct SetStore {
+    stride: usize,
+    words: Vec<u64>,
+    cap: Option<usize>,
+    len: usize,
+}
+
+impl SetStore {
+    /// A store that keeps every entry pushed.
+    pub fn unbounded(stride: usize) -> Self {
+        SetStore {
+            stride,
+            words: Vec::new(),
+            cap: None,
+            len: 0,
+        }
+    }
+
+    /// A store that keeps the last `cap` entries.
+    pub fn ring(stride: usize, cap: usize) -> Self {
+        SetStore {
+            stride,
+            words: vec![0; stride * cap],
+            cap: Some(cap),
+            len: 0,
+        }
+    }
+
+    /// A store of `n` fixed entries, all empty (indexed 0..n).
+    pub fn fixed(stride: usize, n: usize) -> Self {
+        SetStore {
+            stride,
+            words: vec![0; stride * n],
+            cap: None,
+            len: n,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    #[inline]
+    fn slot(&self, s: usize) -> usize {
+        debug_assert!(s < self.len);
+        match self.cap {
+            Some(c) => {
+                debug_assert!(s + c >= self.len, "entry {s} left the ring");
+                s % c
+            }
+            None => s,
+        }
+    }
+
+    #[inline]
+    pub fn get(&self, s: usize) -> &[u64] {
+        let o = self.slot(s) * self.stride;
+        &self.words[o..o + self.stride]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, s: usize) -> &mut [u64] {
+        let o = self.slot(s) * self.stride;
+        &mut self.words[o..o + self.stride]
+    }
+
+    /// Appends an empty entry and returns it.
+    pub fn push(&mut self) -> &mut [u64] {
+        if self.cap.is_none() {
+            self.words.resize(self.words.len() + self.stride, 0);
+        }
+        self.len += 1;
+        let e = self.get_mut(self.len - 1);
+        e.fill(0);
+        e
+    }
+
+    /// Re-lays the store out with more words per entry (values grew past the old bound).
+    pub fn widen(&mut self, stride: usize) {
+        if stride <= self.stride {
+            return;
+        }
+        let slots = self.words.len() / self.stride.max(1);
+        let mut words = vec![0u64; slots * stride];
+        for i in 0..slots {
+            words[i * stride..i * stride + self.stride]
+                .copy_from_slice(&self.words[i * self.stride..(i + 1) * self.stride]);
+        }
+        self.words = words;
+        self.stride = stride;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mex_examples() {
+        let mut s = MexSet::new();
+        for v in [0, 1, 3, 5] {
+            s.insert(v);
+        }
+        assert_eq!(s.mex(), 2);
+        s.clear();
+        assert_eq!(s.mex(), 0);
+        for v in 0..200 {
+            s.insert(v);
+        }
+        assert_eq!(s.mex(), 200);
+        s.clear();
+        s.set_floor(2);
+        s.insert(130);
+        assert_eq!(s.mex(), 128);
+    }
+
+    #[test]
+    fn xor_shift_matches_definition() {
+        for g in [0u32, 1, 5, 63, 64, 77, 200, 255] {
+            let vals = [0u32, 3, 17, 64, 100, 255, 128];
+            let mut src = vec![0u64; 4];
+            for &v in &vals {
+                src[(v >> 6) as usize] |= 1 << (v & 63);
+            }
+            let mut s = MexSet::new();
+            s.or_xor_shifted(&src, g);
+            for v in 0..256u32 {
+                assert_eq!(s.contains(v), vals.contains(&(v ^ g)), "g={g} v={v}");
+            }
+        }
+    }
+
+    #[test]
+    fn ring_and_widen() {
+        let mut st = SetStore::ring(1, 3);
+        for i in 0..5u64 {
+            st.push()[0] = i;
+        }
+        assert_eq!(st.get(4)[0], 4);
+        assert_eq!(st.get(2)[0], 2);
+        st.widen(2);
+        assert_eq!(st.get(3), &[3, 0]);
+    }
+}
