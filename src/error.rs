@@ -22,7 +22,7 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Parse { message, position } => write!(f, "{message} (at position {position})"),
+            Error::Parse { message, .. } => f.write_str(message),
             Error::Invalid(m) => f.write_str(m),
             Error::Memory {
                 requested,

@@ -14,6 +14,9 @@
 //! assert_eq!(g.values().to_vec(), vec![0, 0, 0, 1, 0, 2, 1, 0, 2]);
 //! ```
 
+// Index loops over (heap count, `!` flag) read better than zipped iterators here.
+#![allow(clippy::needless_range_loop)]
+
 use super::{Step, Val};
 use crate::bitset::{stride_for, MexSet, SetStore};
 use crate::error::Result;

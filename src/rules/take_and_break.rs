@@ -219,8 +219,8 @@ impl Parser<'_> {
                 self.at, self.code
             )),
             None => self.err(format!(
-                "take-and-break code {:?} ends too early: expected {expected}",
-                self.code
+                "take-and-break code {:?} ends too early at position {}: expected {expected}",
+                self.code, self.at
             )),
         }
     }
