@@ -15,14 +15,16 @@ pub fn stride_for(bound: u32) -> usize {
 
 /// Reusable option set of one position: insert values, OR in whole sets, take the mex.
 ///
-/// Words below `floor` are known to be full (every value there is an option), which lets a rule
-/// whose options include a long prefix of values (Nim) skip them.
+/// Words below `floor` are known to be full except perhaps for value 0 (every value there but 0
+/// is an option), which lets a rule whose options include a long prefix of values (Nim) skip
+/// them; whether 0 is an option is then tracked on its own in `zero`.
 #[derive(Debug, Default, Clone)]
 pub struct MexSet {
     words: Vec<u64>,
     lo: usize,
     hi: usize,
     floor: usize,
+    zero: bool,
 }
 
 impl MexSet {
@@ -39,9 +41,10 @@ impl MexSet {
         self.lo = usize::MAX;
         self.hi = 0;
         self.floor = 0;
+        self.zero = false;
     }
 
-    /// Declares every value below `64 * words` an option.
+    /// Declares every value in `1 .. 64 * words` an option.
     #[inline]
     pub fn set_floor(&mut self, words: usize) {
         self.floor = self.floor.max(words);
@@ -59,6 +62,7 @@ impl MexSet {
     #[inline]
     pub fn insert(&mut self, v: u32) {
         let i = (v >> 6) as usize;
+        self.zero |= v == 0;
         if i < self.floor {
             return;
         }
@@ -68,12 +72,16 @@ impl MexSet {
 
     pub fn contains(&self, v: u32) -> bool {
         let i = (v >> 6) as usize;
+        if v == 0 && self.floor > 0 {
+            return self.zero;
+        }
         i < self.floor || self.words.get(i).is_some_and(|w| w >> (v & 63) & 1 == 1)
     }
 
     /// ORs a set given as words (word `i` of `src` is word `i` of this set).
     #[inline]
     pub fn or_words(&mut self, src: &[u64]) {
+        self.zero |= src.first().is_some_and(|w| w & 1 == 1);
         let from = self.floor.min(src.len());
         let Some(last) = src[from..].iter().rposition(|&w| w != 0) else {
             return;
@@ -90,6 +98,8 @@ impl MexSet {
     pub fn or_xor_shifted(&mut self, src: &[u64], g: u32) {
         let hi_bits = (g >> 6) as usize;
         debug_assert!(hi_bits < src.len().max(1));
+        // x ^ g = 0 exactly for x = g.
+        self.zero |= src.get(hi_bits).is_some_and(|w| w >> (g & 63) & 1 == 1);
         for (i, &w) in src.iter().enumerate() {
             if w != 0 {
                 let j = i ^ hi_bits;
@@ -104,6 +114,9 @@ impl MexSet {
     /// Least value not in the set.
     #[inline]
     pub fn mex(&self) -> u32 {
+        if self.floor > 0 && !self.zero {
+            return 0;
+        }
         let mut i = self.floor;
         while i < self.words.len() && self.words[i] == u64::MAX {
             i += 1;
@@ -263,7 +276,10 @@ mod tests {
         s.clear();
         s.set_floor(2);
         s.insert(130);
+        assert_eq!(s.mex(), 0);
+        s.insert(0);
         assert_eq!(s.mex(), 128);
+        assert!(s.contains(5) && s.contains(0) && !s.contains(129));
     }
 
     #[test]

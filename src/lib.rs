@@ -9,7 +9,9 @@ pub mod engine;
 pub mod error;
 pub mod memory;
 pub mod nim;
+pub mod periodicity;
 pub mod rules;
+pub mod sparse_space;
 
 #[cfg(feature = "python")]
 mod bindings;

@@ -138,3 +138,9 @@ def test_extension_in_steps_matches_one_go(code, steps):
         g.values(n)
     m = max(steps)
     assert g.values(m).tolist() == gr.TakeAndBreak(code).values(m).tolist()
+
+
+def test_nim_prefix_unions_stay_cheap():
+    # 2^21 values of Nim: linear with the full-word floor, hours without it.
+    v = gr.nim().values(2**21)
+    assert v[-1] == 2**21 - 1 and (v[1:] - v[:-1] == 1).all()

@@ -18,8 +18,12 @@ from .games import (
     nim,
 )
 from .nimsum import nim_sum
+from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 
 __all__ = [
+    "DEFAULT_MAX_N",
+    "Periodicity",
+    "SparseSpace",
     "Game",
     "Subtraction",
     "TakeAndBreak",

@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _core
 from ._validate import as_count, as_heap
+from .periodicity import DEFAULT_MAX_N, DIRECT_LIMIT, Periodicity, SparseSpace
 
 #: Above this many values a request is refused outright (no machine holds 2**62 values).
 _MAX_VALUES = 2**62
@@ -27,6 +28,7 @@ class Game:
     def __init__(self, seq: _core.Sequence, key: Any) -> None:
         self._seq = seq
         self._key = key
+        self._proven: Periodicity | None = None
 
     # -- values ---------------------------------------------------------------------------------
     def values(self, n: int) -> np.ndarray:
@@ -44,15 +46,86 @@ class Game:
         return self._seq.array(0, n)
 
     def value(self, h: int) -> int:
-        """G(h), the Grundy value of a single heap of size ``h``.
+        """G(h), the Grundy value of a single heap of size ``h`` (any h below 2**64).
+
+        Beyond the computed values, G(h) is read off a proven period (searched for on demand
+        within ``DEFAULT_MAX_N`` values); where none is proven, ValueError says how to go on.
 
         >>> import grundy as gr
         >>> gr.grundys_game().value(8)
         2
+        >>> gr.kayles().value(10**18)
+        4
         """
         h = as_heap(h, "h")
-        self._ensure(h + 1)
-        return self._seq.get(h)
+        if h < len(self._seq):
+            return self._seq.get(h)
+        if self._proven is None and h >= DIRECT_LIMIT:
+            self.periodicity()
+        if self._proven is not None and h >= (self._proven.preperiod or 0):
+            return self._proven.value(h)
+        if h < DIRECT_LIMIT:
+            self._ensure(h + 1)
+            return self._seq.get(h)
+        raise ValueError(
+            f"no period of {self!r} is proven within the {len(self._seq)} values examined, so G({h}) "
+            f"cannot be read off a period: call .periodicity(max_n=...) with a larger bound, or "
+            f".values({h} + 1) to compute it directly"
+        )
+
+    def periodicity(self, max_n: int | None = None) -> Periodicity:
+        """Finds where the values become periodic (or arithmetic-periodic) and proves it if a theorem
+        covers the rule.
+
+        Computes values as needed, doubling up to ``max_n`` (default ``DEFAULT_MAX_N`` = 2**16) and
+        stopping as soon as a period is proven. For rules no theorem covers, it stops once the same
+        period was observed at two sizes. Never raises for lack of a period: the result then has
+        ``period`` None.
+
+        >>> import grundy as gr
+        >>> gr.TakeAndBreak("0.137").periodicity()
+        Periodicity(preperiod=52, period=34, saltus=0, proven=True, checked_to=1024)
+        """
+        max_n = DEFAULT_MAX_N if max_n is None else as_count(max_n, "max_n")
+        if self._proven is not None:
+            return self._proven
+        n = min(max(1024, len(self._seq)), max_n)
+        unprovable = self._seq.unproven_reason() is not None
+        last = None
+        while True:
+            self._ensure(n)
+            d = self._seq.period(n)
+            key = d and (d["preperiod"], d["period"], d["saltus"])
+            if d is not None and (d["proven"] or (unprovable and key == last)) or n >= max_n:
+                break
+            last = key
+            need = d and d["needed"]
+            n = min(max_n, need if need and need > n else 2 * n)
+        if d is None:
+            why = self._seq.unproven_reason()
+            return Periodicity(None, None, 0, False, f"no period found in G(0..{n - 1})" + (f"; {why}" if why else ""), n)
+        n0, p = d["preperiod"], d["period"]
+        base = tuple(self._seq.array(n0, n0 + p).tolist())
+        result = Periodicity(n0, p, d["saltus"], d["proven"], d["certificate"], d["checked_to"], base)
+        if result.proven:
+            self._proven = result
+        return result
+
+    def sparse_space(self, n: int) -> SparseSpace:
+        """Rare and common values of G(0..n) under the mask (found automatically) that makes rare
+        positions fewest.
+
+        >>> import grundy as gr
+        >>> s = gr.grundys_game().sparse_space(2**12)
+        >>> bin(s.mask), s.rare_positions[:12].tolist()
+        ('0b1111110', [0, 1, 2, 3, 4, 6, 7, 9, 10, 12, 15, 20])
+        """
+        n = as_count(n)
+        self._ensure(n)
+        d = self._seq.sparse_space(n)
+        rare = d["rare_positions"]
+        rare_values = tuple(sorted(set(self._seq.array(0, n)[rare].tolist()))) if n else ()
+        return SparseSpace(n, d["mask"], d["parity"], rare, rare_values, n - int(rare.size))
 
     @property
     def computed(self) -> int:

@@ -6,9 +6,11 @@ use crate::engine::{
 };
 use crate::error::Error;
 use crate::rules::{Subtraction, TakeAndBreak};
+use crate::{periodicity, sparse_space};
 use numpy::PyArray1;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::sync::Mutex;
 
 #[pyclass(module = "grundy._core", frozen)]
@@ -150,5 +152,60 @@ impl Sequence {
     fn get(&self, py: Python<'_>, i: usize) -> PyResult<u32> {
         self.with(py, |s| (i < s.values().len()).then(|| s.values().get(i)))
             .ok_or_else(|| PyValueError::new_err(format!("G({i}) is not computed yet")))
+    }
+
+    /// The earliest credible (arithmetic-)periodic tail of G(0..n), or None: a dict with preperiod,
+    /// period, saltus, proven, certificate and the number of values examined.
+    fn period<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let found = self.with(py, |s| {
+            let v = s.values();
+            let n = n.min(v.len());
+            let th = s.theorem();
+            periodicity::detect(n, |i| v.get(i), &th).map(|p| {
+                (
+                    p,
+                    th.certificate(&p, n as u64),
+                    th.needed(p.preperiod, p.period, p.saltus),
+                    n,
+                )
+            })
+        });
+        let Some((p, cert, needed, n)) = found else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("preperiod", p.preperiod)?;
+        d.set_item("period", p.period)?;
+        d.set_item("saltus", p.saltus)?;
+        d.set_item("proven", p.proven)?;
+        d.set_item("certificate", cert)?;
+        d.set_item("checked_to", n)?;
+        d.set_item("needed", needed)?;
+        Ok(Some(d))
+    }
+
+    /// Why no period can be proven for this rule, or None when a theorem applies.
+    fn unproven_reason(&self, py: Python<'_>) -> Option<String> {
+        match self.with(py, |s| s.theorem()) {
+            periodicity::Theorem::Unproven(why) => Some(why),
+            _ => None,
+        }
+    }
+
+    /// Sparse space of G(0..n): the best mask, the parity flag and the rare positions.
+    fn sparse_space<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.with(py, |s| {
+            let v = s.values();
+            let n = n.min(v.len());
+            sparse_space::best_mask(n, |i| v.get(i))
+                .map(|m| (m, sparse_space::rare_positions(n, |i| v.get(i), m), n))
+        });
+        let (m, rare, n) = r.map_err(|e| to_py(e, &self.slot))?;
+        let d = PyDict::new(py);
+        d.set_item("mask", m.mask)?;
+        d.set_item("parity", m.parity)?;
+        d.set_item("n", n)?;
+        d.set_item("rare_positions", PyArray1::from_vec(py, rare))?;
+        Ok(d)
     }
 }

@@ -24,6 +24,7 @@ pub use take_and_break::TakeAndBreakExact;
 
 use crate::error::{Error, Result};
 use crate::memory;
+use crate::periodicity::Theorem;
 use std::time::{Duration, Instant};
 
 /// Storage type of Grundy values.
@@ -147,6 +148,11 @@ pub trait Step: Send {
         0
     }
 
+    /// What can be proven about this rule's periodicity.
+    fn theorem(&self) -> Theorem {
+        Theorem::Unproven("no theorem here covers rules given as callables".into())
+    }
+
     /// G(n) for n = `g.len()`, given `g` = G(0..n). May be called again for the same n (after the
     /// storage was widened), so any state it records for n must tolerate that.
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32>;
@@ -232,6 +238,7 @@ fn run<S: Step, T: Val>(
 pub trait AnySequence: Send {
     fn extend(&mut self, target: u64, ctl: &dyn Control) -> Result<()>;
     fn values(&self) -> &Values;
+    fn theorem(&self) -> Theorem;
 }
 
 impl<S: Step> AnySequence for Sequence<S> {
@@ -240,6 +247,9 @@ impl<S: Step> AnySequence for Sequence<S> {
     }
     fn values(&self) -> &Values {
         &self.values
+    }
+    fn theorem(&self) -> Theorem {
+        self.step.theorem()
     }
 }
 

@@ -12,6 +12,7 @@ use super::window_mex::WindowMex;
 use super::{Step, Val};
 use crate::bitset::MexSet;
 use crate::error::Result;
+use crate::periodicity::Theorem;
 use crate::rules::Subtraction;
 
 pub struct SubtractionExact {
@@ -74,6 +75,20 @@ fn sieve(n: usize) -> Vec<u32> {
 }
 
 impl Step for SubtractionExact {
+    fn theorem(&self) -> Theorem {
+        match &self.rule {
+            Subtraction::Finite(s) => Theorem::Finite {
+                k: 1,
+                t: *s.last().unwrap_or(&0),
+            },
+            Subtraction::AllBut(s) if s.is_empty() => Theorem::Identity,
+            _ => Theorem::Unproven(
+                "no theorem here proves periods of rules that remove arbitrarily many tokens"
+                    .into(),
+            ),
+        }
+    }
+
     fn prepare(&mut self, target: u64) -> Result<()> {
         if self.rule == Subtraction::ProperDivisors && (self.spf.len() as u64) < target {
             crate::memory::check(target.saturating_mul(4))?;

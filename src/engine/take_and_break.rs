@@ -20,6 +20,7 @@
 use super::{Step, Val};
 use crate::bitset::{stride_for, MexSet, SetStore};
 use crate::error::Result;
+use crate::periodicity::Theorem;
 use crate::rules::{Digit, TakeAndBreak};
 use rayon::prelude::*;
 
@@ -48,10 +49,12 @@ pub struct TakeAndBreakExact {
     mex: MexSet,
 }
 
-/// Running unions of value sets, one per residue class, with how many leading words are full.
+/// Running unions of value sets, one per residue class, with how many leading words are full and
+/// where the non-zero words end (so Nim-like unions cost O(1) per heap, not O(values)).
 struct Unions {
     sets: SetStore,
     full: Vec<usize>,
+    hi: Vec<usize>,
 }
 
 impl Unions {
@@ -59,26 +62,39 @@ impl Unions {
         Unions {
             sets: SetStore::fixed(stride, l),
             full: vec![0; l],
+            hi: vec![0; l],
         }
     }
 
     fn or_words(&mut self, r: usize, src: &[u64]) {
+        let Some(last) = src.iter().rposition(|&w| w != 0) else {
+            return;
+        };
         let dst = self.sets.get_mut(r);
-        for (d, s) in dst.iter_mut().zip(src) {
+        for (d, s) in dst[..=last].iter_mut().zip(src) {
             *d |= *s;
         }
+        self.hi[r] = self.hi[r].max(last + 1);
         self.advance(r);
     }
 
     fn insert(&mut self, r: usize, v: u32) {
-        self.sets.get_mut(r)[(v >> 6) as usize] |= 1 << (v & 63);
+        let i = (v >> 6) as usize;
+        self.sets.get_mut(r)[i] |= 1 << (v & 63);
+        self.hi[r] = self.hi[r].max(i + 1);
         self.advance(r);
+    }
+
+    /// The words of residue class `r` that may be non-zero.
+    fn words(&self, r: usize) -> &[u64] {
+        &self.sets.get(r)[..self.hi[r]]
     }
 
     fn advance(&mut self, r: usize) {
         let dst = self.sets.get(r);
         let f = &mut self.full[r];
-        while *f < dst.len() && dst[*f] == u64::MAX {
+        // Word 0 counts as full without value 0, which the rule may supply by other moves.
+        while *f < dst.len() && dst[*f] | (*f == 0) as u64 == u64::MAX {
             *f += 1;
         }
     }
@@ -202,6 +218,34 @@ impl TakeAndBreakExact {
     }
 }
 
+/// What the periodicity theorems can prove about a code.
+pub fn theorem(rule: &TakeAndBreak) -> Theorem {
+    let digits = || {
+        std::iter::once(rule.d0)
+            .chain(rule.prefix.iter().copied())
+            .chain(rule.cycle.iter().copied())
+    };
+    if rule.is_infinite() {
+        if rule.d0.counts == 0 && digits().skip(1).all(|d| d.counts & 3 == 3) {
+            return Theorem::Identity;
+        }
+        return Theorem::Unproven(
+            "the code removes arbitrarily many tokens (a repeated group), which the periodicity theorem \
+             does not cover"
+                .into(),
+        );
+    }
+    if rule.uses(2, true) || rule.uses(3, true) {
+        return Theorem::Unproven(
+            "the periodicity theorem does not cover the '!' rule (heaps must be unequal)".into(),
+        );
+    }
+    Theorem::Finite {
+        k: rule.max_heaps(),
+        t: rule.last_nonzero() as u64,
+    }
+}
+
 fn copy_into(dst: &mut [u64], src: &[u64], stride: usize) {
     let m = src.len().min(stride);
     dst[..m].copy_from_slice(&src[..m]);
@@ -282,6 +326,10 @@ fn triple_unequal_set<T: Val>(g: &[T], s: usize, out: &mut [u64]) {
 }
 
 impl Step for TakeAndBreakExact {
+    fn theorem(&self) -> Theorem {
+        theorem(&self.rule)
+    }
+
     fn bytes_per_heap(&self) -> u64 {
         // Every S_2 is kept when three heaps may be left.
         if self.sets[1][0].is_some() {
@@ -305,9 +353,6 @@ impl Step for TakeAndBreakExact {
         self.prepare_sum(g);
 
         self.mex.clear();
-        if n >= 1 && self.rule.digit(n as u64).allows(0) {
-            self.mex.insert(0);
-        }
         // The repeated group: j = start + q + i*l for i >= 0, so s = n - j runs over the residue
         // class of n - start - q up to n - start - q.
         if self.l > 0 && n as u64 >= self.start {
@@ -335,10 +380,14 @@ impl Step for TakeAndBreakExact {
                 for k in 1..=3 {
                     if d.allows(k as u32) {
                         let un = self.unions[k - 1][d.unequal as usize].as_ref().unwrap();
-                        self.mex.or_words(un.sets.get(r));
+                        self.mex.or_words(un.words(r));
                     }
                 }
             }
+        }
+        // Inserted after the floor is set, so a Nim-like prefix of values is never touched.
+        if n >= 1 && self.rule.digit(n as u64).allows(0) {
+            self.mex.insert(0);
         }
         // The finite digits d_0..d_t.
         for j in 0..=self.t.min(n) {

@@ -268,8 +268,9 @@ impl Parser<'_> {
                 }
                 if cycle.is_empty() {
                     return self.err(format!(
-                        "empty repeated group '[]' at position {open} in take-and-break code {:?}",
-                        self.code
+                        "empty repeated group: ']' at position {} closes the '[' at position {open} in \
+                         take-and-break code {:?}",
+                        self.at, self.code
                     ));
                 }
                 self.at += 1;
