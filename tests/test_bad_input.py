@@ -1,7 +1,8 @@
 """Bad input gets a clear Python exception, never a crash, a hang or a wrong value."""
 
-import grundy as gr
 import pytest
+
+import grundy as gr
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
-import grundy as gr
 import numpy as np
 import pytest
+
+import grundy as gr
 
 
 def test_worked_example():

@@ -1,12 +1,13 @@
 """Periods found, proven and used; sparse space. Published periods from Winning Ways ch. 4,
 Guy and Smith 1956, Kenyon 1967, Austin 1976, Gangolli and Plambeck 1989 (OEIS A002186/A002187)."""
 
-import oracle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import grundy as gr
+
+import oracle
 
 # code, preperiod, period
 PUBLISHED = [

@@ -1,9 +1,11 @@
 """Subtraction games: built-in rules, Python rules and the oracle."""
 
-import grundy as gr
-import oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import grundy as gr
+
+import oracle
 
 
 def test_subtract_1_2_3_p_positions_are_multiples_of_4():

@@ -1,11 +1,13 @@
 """Take-and-break codes: notation, published sequences, and the engine against the oracle."""
 
-import grundy as gr
 import numpy as np
-import oracle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import grundy as gr
+
+import oracle
 
 # Published sequences (Winning Ways ch. 4; OEIS A002186, A002188, A071074).
 KAYLES = [int(x) for x in """0,1,2,3,1,4,3,2,1,4,2,6,4,1,2,7,1,4,3,2,1,4,6,7,4,1,2,8,5,4,7,2,1,8,6,7,4,1,2,3,

@@ -103,7 +103,8 @@ class Game:
             n = min(max_n, need if need and need > n else 2 * n)
         if d is None:
             why = self._seq.unproven_reason()
-            return Periodicity(None, None, 0, False, f"no period found in G(0..{n - 1})" + (f"; {why}" if why else ""), n)
+            cert = f"no period found in G(0..{n - 1})" + (f"; {why}" if why else "")
+            return Periodicity(None, None, 0, False, cert, n)
         n0, p = d["preperiod"], d["period"]
         base = tuple(self._seq.array(n0, n0 + p).tolist())
         result = Periodicity(n0, p, d["saltus"], d["proven"], d["certificate"], d["checked_to"], base)
