@@ -35,6 +35,7 @@ pub(crate) fn to_py(e: Error, slot: &ErrSlot) -> PyErr {
             .take()
             .unwrap_or_else(|| PyRuntimeError::new_err(e.to_string())),
         Error::Overflow => PyRuntimeError::new_err(e.to_string()),
+        Error::Cycle(_) => PyValueError::new_err(e.to_string()),
     }
 }
 
