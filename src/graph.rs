@@ -10,7 +10,8 @@
 //! use grundy::engine::NoControl;
 //! use grundy::graph::Graph;
 //! // 3 -> 2 -> 1 -> 0 and 3 -> 0, 2 -> 0: G(3) = mex{G(2), G(0)}.
-//! let g = Graph::from_edges(4, &[1u32, 2, 3, 2, 3], &[0u32, 1, 2, 0, 0]).unwrap();
+//! let (src, dst) = ([1u32, 2, 3, 2, 3], [0u32, 1, 2, 0, 0]);
+//! let g = Graph::from_edges(4, &src, &dst, &NoControl).unwrap();
 //! assert_eq!(g.grundy_values(&NoControl, None).unwrap(), vec![0, 1, 2, 1]);
 //! ```
 
@@ -61,6 +62,32 @@ pub struct Graph {
     targets: Vec<u32>,
 }
 
+/// Polls a [`Control`] at most every [`POLL_INTERVAL`]; callers tick it every few thousand
+/// items so that looking at the clock costs nothing measurable.
+struct Poller<'a> {
+    ctl: &'a dyn Control,
+    last: Instant,
+    total: u64,
+}
+
+impl<'a> Poller<'a> {
+    fn new(ctl: &'a dyn Control, total: u64) -> Self {
+        Poller {
+            ctl,
+            last: Instant::now(),
+            total,
+        }
+    }
+
+    fn tick(&mut self, done: u64) -> Result<()> {
+        if self.last.elapsed() >= POLL_INTERVAL {
+            self.ctl.check(done, self.total)?;
+            self.last = Instant::now();
+        }
+        Ok(())
+    }
+}
+
 /// A zeroed vector, or [`Error::Memory`] instead of an abort when the allocation fails.
 fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>> {
     let mut v = Vec::new();
@@ -74,25 +101,37 @@ fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>> {
 
 /// Counting sort of `m` pairs `(key, value)` with keys below `n` into CSR arrays. `pairs` is
 /// called twice (once to count, once to place) and must give the same pairs both times.
-fn counting_sort<F, It>(n: usize, m: usize, pairs: F) -> Result<(Vec<u64>, Vec<u32>)>
+fn counting_sort<F, It>(
+    n: usize,
+    m: usize,
+    pairs: F,
+    poll: &mut Poller,
+) -> Result<(Vec<u64>, Vec<u32>)>
 where
     F: Fn() -> It,
     It: Iterator<Item = (u32, u32)>,
 {
+    const TICK: usize = (1 << 20) - 1;
     // offsets[k + 1] counts key k; after the prefix sum offsets[k] is where key k starts.
     let mut offsets = zeroed::<u64>(n + 1)?;
-    for (k, _) in pairs() {
+    for (i, (k, _)) in pairs().enumerate() {
         offsets[k as usize + 1] += 1;
+        if i & TICK == TICK {
+            poll.tick(0)?;
+        }
     }
     for k in 0..n {
         offsets[k + 1] += offsets[k];
     }
     // Place each value at offsets[k] and advance it: offsets[k] ends where key k + 1 starts...
     let mut values = zeroed::<u32>(m)?;
-    for (k, v) in pairs() {
+    for (i, (k, v)) in pairs().enumerate() {
         let slot = &mut offsets[k as usize];
         values[*slot as usize] = v;
         *slot += 1;
+        if i & TICK == TICK {
+            poll.tick(0)?;
+        }
     }
     // ...so shifting by one restores the starts.
     offsets.copy_within(0..n, 1);
@@ -113,8 +152,13 @@ impl Graph {
     ///
     /// Fails with [`Error::Invalid`] when the arrays differ in length or an id is negative or not
     /// below `num_vertices` (the message names the first such edge), and with [`Error::Memory`]
-    /// when the graph would not fit in memory.
-    pub fn from_edges<I: VertexId>(num_vertices: u64, src: &[I], dst: &[I]) -> Result<Self> {
+    /// when the graph would not fit in memory. `ctl` is polled about every [`POLL_INTERVAL`].
+    pub fn from_edges<I: VertexId>(
+        num_vertices: u64,
+        src: &[I],
+        dst: &[I],
+        ctl: &dyn Control,
+    ) -> Result<Self> {
         if src.len() != dst.len() {
             return Err(Error::Invalid(format!(
                 "src has {} entries but dst has {}: give one source and one target per edge",
@@ -138,9 +182,13 @@ impl Graph {
         check_edges(num_vertices, src, dst)?;
         let id = |x: I| x.to_u64().unwrap_or(0) as u32; // checked above
         let n = num_vertices as usize;
-        let (offsets, targets) = counting_sort(n, src.len(), || {
-            src.iter().zip(dst).map(|(&u, &v)| (id(u), id(v)))
-        })?;
+        let mut poll = Poller::new(ctl, 0);
+        let (offsets, targets) = counting_sort(
+            n,
+            src.len(),
+            || src.iter().zip(dst).map(|(&u, &v)| (id(u), id(v))),
+            &mut poll,
+        )?;
         let g = Graph { offsets, targets };
         if m > u32::MAX as u64 {
             if let Some(u) = (0..n).find(|&u| g.out_degree(u) > u32::MAX as usize) {
@@ -201,11 +249,15 @@ impl Graph {
         // settled order (4 bytes per vertex each), the ready lists of one layer at most as much.
         memory::check((n as u64 + 1) * 8 + m * 4 + n as u64 * 16)?;
         ctl.check(0, n as u64)?;
+        let mut poll = Poller::new(ctl, n as u64);
 
         // Who has v as an option: the reverse graph.
-        let (roff, rsrc) = counting_sort(n, self.num_edges(), || {
-            (0..n).flat_map(|u| self.options(u).iter().map(move |&v| (v, u as u32)))
-        })?;
+        let (roff, rsrc) = counting_sort(
+            n,
+            self.num_edges(),
+            || (0..n).flat_map(|u| self.options(u).iter().map(move |&v| (v, u as u32))),
+            &mut poll,
+        )?;
         let remaining: Vec<AtomicU32> = in_pool(pool, || {
             (0..n)
                 .into_par_iter()
@@ -231,16 +283,12 @@ impl Graph {
         })?;
         order.extend((0..n as u32).filter(|&u| self.out_degree(u as usize) == 0));
 
-        let mut last = Instant::now();
         let mut since_poll = 0usize;
         let mut poll = |settled: usize, order_len: usize| -> Result<()> {
             since_poll += settled;
-            if since_poll >= POLL_EVERY || order_len == n {
+            if since_poll >= POLL_EVERY {
                 since_poll = 0;
-                if last.elapsed() >= POLL_INTERVAL {
-                    ctl.check(order_len as u64, n as u64)?;
-                    last = Instant::now();
-                }
+                poll.tick(order_len as u64)?;
             }
             Ok(())
         };
@@ -399,7 +447,7 @@ mod tests {
 
     fn values(n: u64, edges: &[(u32, u32)]) -> Result<Vec<u32>> {
         let (s, d): (Vec<u32>, Vec<u32>) = edges.iter().copied().unzip();
-        Graph::from_edges(n, &s, &d)?.grundy_values(&NoControl, None)
+        Graph::from_edges(n, &s, &d, &NoControl)?.grundy_values(&NoControl, None)
     }
 
     /// Reference: vertices in increasing id order, valid when every edge goes to a smaller id.
@@ -476,7 +524,7 @@ mod tests {
                 assert_eq!(got[perm[u] as usize], want[u], "n={n} m={m} vertex {u}");
             }
             let (s, d): (Vec<u32>, Vec<u32>) = relabelled.iter().copied().unzip();
-            let one = Graph::from_edges(n as u64, &s, &d)
+            let one = Graph::from_edges(n as u64, &s, &d, &NoControl)
                 .unwrap()
                 .grundy_values(&NoControl, Some(1))
                 .unwrap();
@@ -494,7 +542,7 @@ mod tests {
 
     #[test]
     fn csr_keeps_every_edge() {
-        let g = Graph::from_edges(4, &[3i64, 0, 3, 1], &[1i64, 2, 0, 2]).unwrap();
+        let g = Graph::from_edges(4, &[3i64, 0, 3, 1], &[1i64, 2, 0, 2], &NoControl).unwrap();
         assert_eq!(g.num_vertices(), 4);
         assert_eq!(g.num_edges(), 4);
         assert_eq!(g.options(3), &[1, 0]);
@@ -525,18 +573,18 @@ mod tests {
 
     #[test]
     fn bad_edges() {
-        let e = Graph::from_edges(3, &[0i64, 1, -1], &[1i64, 2, 0]).unwrap_err();
+        let e = Graph::from_edges(3, &[0i64, 1, -1], &[1i64, 2, 0], &NoControl).unwrap_err();
         assert!(e.to_string().contains("edge 2") && e.to_string().contains("negative"));
-        let e = Graph::from_edges(3, &[0u64, 1], &[1u64, 3]).unwrap_err();
+        let e = Graph::from_edges(3, &[0u64, 1], &[1u64, 3], &NoControl).unwrap_err();
         assert!(e.to_string().contains("edge 1") && e.to_string().contains("num_vertices = 3"));
-        let e = Graph::from_edges(3, &[0u32], &[]).unwrap_err();
+        let e = Graph::from_edges(3, &[0u32], &[], &NoControl).unwrap_err();
         assert!(matches!(e, Error::Invalid(_)));
         assert!(matches!(
-            Graph::from_edges::<u32>(1 << 50, &[], &[]),
+            Graph::from_edges::<u32>(1 << 50, &[], &[], &NoControl),
             Err(Error::Memory { .. })
         ));
         assert!(matches!(
-            Graph::from_edges::<u32>(1 << 33, &[], &[]),
+            Graph::from_edges::<u32>(1 << 33, &[], &[], &NoControl),
             Err(Error::Invalid(_) | Error::Memory { .. })
         ));
     }
@@ -549,7 +597,7 @@ mod tests {
                 Err(Error::Interrupted)
             }
         }
-        let g = Graph::from_edges(2, &[1u32], &[0u32]).unwrap();
+        let g = Graph::from_edges(2, &[1u32], &[0u32], &NoControl).unwrap();
         assert_eq!(g.grundy_values(&Stop, None), Err(Error::Interrupted));
     }
 }

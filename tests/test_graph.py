@@ -1,8 +1,14 @@
 """Explicit game graphs: values against a naive Python computation, every way in, bad input, cycles."""
 
 import doctest
+import os
 import pickle
 import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
 
 import grundy as gr
 import grundy.graph
@@ -273,3 +279,35 @@ def test_random_graph_with_cycles_detected_or_solved():
                 g.values()
             c = info.value.cycle
             assert all(d.has_edge(u, c[(i + 1) % len(c)]) for i, u in enumerate(c))
+
+
+def test_ctrl_c_interrupts_values():
+    script = textwrap.dedent(
+        """
+        import sys, time
+        import numpy as np
+        import grundy as gr
+        rng = np.random.default_rng(0)
+        n, m = 4 * 10**6, 2 * 10**7
+        hi = rng.integers(1, n, m, dtype=np.uint32)
+        g = gr.GameGraph.from_arrays(hi, rng.integers(0, hi, dtype=np.uint32), num_vertices=n)
+        print("start", flush=True)
+        try:
+            g.values()
+        except KeyboardInterrupt:
+            print("interrupted", time.monotonic(), flush=True)
+            sys.exit(0)
+        print("finished", time.monotonic(), flush=True)
+        """
+    )
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(0.1)
+    sent = time.monotonic()
+    os.kill(p.pid, signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    word, when = out.split()
+    if word == "finished" and float(when) - sent < 0.2:
+        pytest.skip("the values were computed before the signal could arrive (a fast machine)")
+    assert word == "interrupted"
+    assert float(when) - sent < 1.0

@@ -46,8 +46,12 @@ fn build<T: Element + VertexId>(
     let run = || {
         let (s, d) = (s.try_readonly()?, d.try_readonly()?);
         let (s, d) = (s.as_slice()?, d.as_slice()?);
-        py.detach(|| CoreGraph::from_edges(n, s, d))
-            .map_err(|e| to_py(e, &ErrSlot::default()))
+        let ctl = PyControl {
+            slot: ErrSlot::default(),
+            progress: None,
+        };
+        py.detach(|| CoreGraph::from_edges(n, s, d, &ctl))
+            .map_err(|e| to_py(e, &ctl.slot))
     };
     Some(run())
 }
