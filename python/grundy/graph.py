@@ -259,12 +259,22 @@ class GameGraph:
     # -- vertices and labels --------------------------------------------------------------------
     @property
     def num_vertices(self) -> int:
-        """Number of vertices V (ids 0..V-1)."""
+        """Number of vertices V (ids 0..V-1).
+
+        >>> import grundy as gr
+        >>> gr.GameGraph([(1, 0)], num_vertices=3).num_vertices
+        3
+        """
         return self._core.num_vertices
 
     @property
     def num_edges(self) -> int:
-        """Number of edges (a repeated edge counts each time)."""
+        """Number of edges (a repeated edge counts each time).
+
+        >>> import grundy as gr
+        >>> gr.GameGraph([(1, 0), (1, 0)]).num_edges
+        2
+        """
         return self._core.num_edges
 
     @property
