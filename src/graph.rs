@@ -283,9 +283,10 @@ impl Graph {
         })?;
         order.extend((0..n as u32).filter(|&u| self.out_degree(u as usize) == 0));
 
+        // Looks at the clock every POLL_EVERY settled vertices.
         let mut since_poll = 0usize;
-        let mut poll = |settled: usize, order_len: usize| -> Result<()> {
-            since_poll += settled;
+        let mut settled = |count: usize, order_len: usize| -> Result<()> {
+            since_poll += count;
             if since_poll >= POLL_EVERY {
                 since_poll = 0;
                 poll.tick(order_len as u64)?;
@@ -301,7 +302,7 @@ impl Graph {
                     let v = order[i];
                     k.settle(v, &mut scratch, &mut order);
                 }
-                poll(end - start, order.len())?;
+                settled(end - start, order.len())?;
             } else {
                 // Big layers go in batches so that Ctrl-C is noticed inside one huge layer too.
                 let batch = (POLL_EVERY * 4).max(CHUNK);
@@ -320,11 +321,11 @@ impl Graph {
                             })
                             .collect()
                     });
-                    let settled = layer.len();
+                    let count = layer.len();
                     for r in ready {
                         order.extend_from_slice(&r);
                     }
-                    poll(settled, order.len())?;
+                    settled(count, order.len())?;
                 }
             }
             start = end;
