@@ -87,32 +87,38 @@ def main() -> None:
     # 1 thread against 2, each on a fresh graph (values are cached per graph).
     del g
     gc.collect()
-    # CPU time above wall time shows the threads running at once (on a machine that others share,
-    # they may not get two cores).
-    times, cpu = {}, {}
-    for threads in (1, 2):
+    # Alternating runs, the fastest of each kept (others' jobs on a shared machine add noise). CPU
+    # time above wall time shows the threads running at once; on a shared machine they may not
+    # get two cores.
+    times: dict[int, float] = {1: float("inf"), 2: float("inf")}
+    cpu: dict[int, float] = {}
+    for threads in (1, 2, 1, 2):
         g = gr.GameGraph.from_arrays(src, dst, num_vertices=n)
         c = cpu_seconds()
-        v, times[threads] = timed(lambda g=g, t=threads: g.values(threads=t))
-        cpu[threads] = cpu_seconds() - c
+        v, dt = timed(lambda g=g, t=threads: g.values(threads=t))
+        if dt < times[threads]:
+            times[threads], cpu[threads] = dt, cpu_seconds() - c
         assert np.array_equal(v, vals)
         del g, v
         gc.collect()
-    print(f"  values, 1 thread              {times[1]:8.2f} s   (CPU {cpu[1]:.2f} s)")
-    print(f"  values, 2 threads             {times[2]:8.2f} s   (CPU {cpu[2]:.2f} s)   "
+    print(f"  values, 1 thread (best of 2)  {times[1]:8.2f} s   (CPU {cpu[1]:.2f} s)")
+    print(f"  values, 2 threads (best of 2) {times[2]:8.2f} s   (CPU {cpu[2]:.2f} s)   "
           f"speed-up {times[1] / times[2]:.2f}x")
     del src, dst, vals
     gc.collect()
 
     src, dst = random_dag(n_nx, m_nx, seed=2)
     print(f"random DAG, {n_nx:,} vertices, {m_nx:,} edges: grundy against networkx")
-    (g, t_b) = timed(lambda: gr.GameGraph.from_arrays(src, dst, num_vertices=n_nx))
-    ours, t_v = timed(g.values)
+    best = float("inf")
+    for _ in range(3):  # fastest of 3 fresh graphs
+        (g, t_b) = timed(lambda: gr.GameGraph.from_arrays(src, dst, num_vertices=n_nx))
+        ours, t_v = timed(g.values)
+        best = min(best, t_b + t_v)
     ref, t_nx = timed(lambda: networkx_values(src, dst, n_nx))
     assert np.array_equal(ours, ref), "grundy and networkx disagree"
-    print(f"  grundy: construction + values {t_b + t_v:8.3f} s")
+    print(f"  grundy: construction + values {best:8.3f} s   (best of 3)")
     print(f"  networkx: DiGraph + topological order + mex in Python {t_nx:8.2f} s")
-    print(f"  ratio networkx / grundy       {t_nx / (t_b + t_v):8.0f}x   (values checked equal)")
+    print(f"  ratio networkx / grundy       {t_nx / best:8.0f}x   (values checked equal)")
 
 
 if __name__ == "__main__":
