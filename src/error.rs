@@ -17,7 +17,13 @@ pub enum Error {
     Callback,
     /// A Grundy value does not fit the current storage type; the engine widens and retries.
     Overflow,
+    /// A game graph has a cycle (so no Grundy values): the vertices of one cycle, each an option
+    /// of the one before and the first an option of the last.
+    Cycle(Vec<u64>),
 }
+
+/// How many vertices of a cycle its message shows.
+const CYCLE_SHOWN: usize = 20;
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -36,6 +42,20 @@ impl fmt::Display for Error {
             Error::Interrupted => f.write_str("interrupted"),
             Error::Callback => f.write_str("a user callback raised an error"),
             Error::Overflow => f.write_str("value does not fit the storage type"),
+            Error::Cycle(c) => {
+                // A cycle may have millions of vertices: show its start and its length.
+                f.write_str("the game graph has a cycle, so it has no Grundy values: ")?;
+                for v in c.iter().take(CYCLE_SHOWN) {
+                    write!(f, "{v} -> ")?;
+                }
+                if c.len() > CYCLE_SHOWN {
+                    write!(f, "... -> ")?;
+                }
+                match c.first() {
+                    Some(v) => write!(f, "{v} ({} vertices)", c.len()),
+                    None => f.write_str("?"),
+                }
+            }
         }
     }
 }

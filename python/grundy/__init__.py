@@ -5,6 +5,8 @@
 [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
 >>> gr.nim_sum([10, 12, 5])
 3
+>>> gr.GameGraph({"a": ["b"], "b": []}).value("a")
+1
 """
 
 from ._core import __version__
@@ -17,14 +19,19 @@ from .games import (
     kayles,
     nim,
 )
+from .graph import CycleError, GameGraph
+from .heap_game import HeapGame
 from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 
 __all__ = [
+    "CycleError",
     "DEFAULT_MAX_N",
     "Periodicity",
     "SparseSpace",
     "Game",
+    "GameGraph",
+    "HeapGame",
     "Subtraction",
     "TakeAndBreak",
     "__version__",

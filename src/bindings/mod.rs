@@ -1,6 +1,7 @@
 //! The PyO3 layer: converts arguments, releases the GIL around the core, polls for Ctrl-C and maps
 //! core errors to Python exceptions. No algorithm lives here.
 
+mod graph;
 mod sequence;
 
 use crate::error::Error;
@@ -35,6 +36,7 @@ pub(crate) fn to_py(e: Error, slot: &ErrSlot) -> PyErr {
             .take()
             .unwrap_or_else(|| PyRuntimeError::new_err(e.to_string())),
         Error::Overflow => PyRuntimeError::new_err(e.to_string()),
+        Error::Cycle(_) => graph::cycle_error(e),
     }
 }
 
@@ -86,6 +88,8 @@ fn nim_sum(py: Python<'_>, heaps: PyReadonlyArray1<'_, u64>) -> PyResult<u64> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<sequence::Sequence>()?;
+    m.add_class::<graph::Graph>()?;
+    m.add("CycleError", m.py().get_type::<graph::CycleError>())?;
     m.add_function(wrap_pyfunction!(parse_code, m)?)?;
     m.add_function(wrap_pyfunction!(nim_sum, m)?)?;
     Ok(())

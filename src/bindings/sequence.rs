@@ -2,15 +2,16 @@
 
 use super::{to_py, ErrSlot, PyControl};
 use crate::engine::{
-    AllowedFn, AnySequence, Sequence as CoreSequence, SubtractionExact, TakeAndBreakExact, Values,
+    AllowedFn, AnySequence, OptionList, OptionsFn, Sequence as CoreSequence, SubtractionExact,
+    TakeAndBreakExact, Values,
 };
 use crate::error::Error;
 use crate::rules::{Subtraction, TakeAndBreak};
 use crate::{periodicity, sparse_space};
 use numpy::PyArray1;
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyInt};
 use std::sync::Mutex;
 
 #[pyclass(module = "grundy._core", frozen)]
@@ -38,23 +39,108 @@ impl Sequence {
     }
 }
 
-/// Values `start..stop` in the smallest unsigned dtype that holds them.
-enum Narrow {
+/// Values in the smallest unsigned dtype that holds them.
+pub(super) enum Narrow {
     U8(Vec<u8>),
     U16(Vec<u16>),
     U32(Vec<u32>),
 }
 
+impl Narrow {
+    /// `values`, whose largest is `max`, in the smallest type that holds `max`.
+    pub(super) fn new(max: u32, values: impl Iterator<Item = u32>) -> Self {
+        if max <= u8::MAX as u32 {
+            Narrow::U8(values.map(|x| x as u8).collect())
+        } else if max <= u16::MAX as u32 {
+            Narrow::U16(values.map(|x| x as u16).collect())
+        } else {
+            Narrow::U32(values.collect())
+        }
+    }
+
+    /// A new numpy array (the vector is moved, not copied).
+    pub(super) fn into_array(self, py: Python<'_>) -> Bound<'_, PyAny> {
+        match self {
+            Narrow::U8(v) => PyArray1::from_vec(py, v).into_any(),
+            Narrow::U16(v) => PyArray1::from_vec(py, v).into_any(),
+            Narrow::U32(v) => PyArray1::from_vec(py, v).into_any(),
+        }
+    }
+}
+
+/// Values `start..stop`, narrowed.
 fn narrow(v: &Values, start: usize, stop: usize) -> Narrow {
     let max = (start..stop).map(|i| v.get(i)).max().unwrap_or(0);
-    let it = (start..stop).map(|i| v.get(i));
-    if max <= u8::MAX as u32 {
-        Narrow::U8(it.map(|x| x as u8).collect())
-    } else if max <= u16::MAX as u32 {
-        Narrow::U16(it.map(|x| x as u16).collect())
-    } else {
-        Narrow::U32(it.collect())
+    Narrow::new(max, (start..stop).map(|i| v.get(i)))
+}
+
+/// Reads what a Python rule returned as the options of heap `n` into `out`: an iterable of
+/// iterables of non-negative ints. Anything else is a TypeError or ValueError naming the heap
+/// and the option; a part that is too big for u64 is reported as the loop it is.
+fn read_options(ret: &Bound<'_, PyAny>, n: u64, out: &mut OptionList) -> PyResult<()> {
+    let items = ret.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "the options of heap {n} must be an iterable of tuples of heap sizes, not {}",
+            type_name(ret)
+        ))
+    })?;
+    for item in items {
+        let item = item?;
+        let parts = item.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "heap {n}: option {} must be a tuple of heap sizes, like ({},)",
+                repr(&item),
+                repr(&item)
+            ))
+        })?;
+        for p in parts {
+            let p = p?;
+            let v = if p.is_instance_of::<PyBool>() {
+                None
+            } else {
+                p.extract::<u64>().ok()
+            };
+            match v {
+                Some(v) => out.push_part(v),
+                None => return Err(bad_part(n, &item, &p)),
+            }
+        }
+        out.end_option();
     }
+    Ok(())
+}
+
+fn bad_part(n: u64, item: &Bound<'_, PyAny>, p: &Bound<'_, PyAny>) -> PyErr {
+    let (item, part) = (repr(item), repr(p));
+    if !p.is_instance_of::<PyInt>() || p.is_instance_of::<PyBool>() {
+        return PyTypeError::new_err(format!(
+            "heap {n}: option {item}: a heap size must be an integer, not {} ({part})",
+            type_name(p)
+        ));
+    }
+    if p.lt(0).unwrap_or(false) {
+        PyValueError::new_err(format!(
+            "heap {n}: option {item} has a negative part {part}"
+        ))
+    } else {
+        PyValueError::new_err(format!(
+            "heap {n}: option {item} has a part {part} that is not smaller than {n}; \
+             every move must leave smaller heaps (else the rule loops)"
+        ))
+    }
+}
+
+fn repr(x: &Bound<'_, PyAny>) -> String {
+    x.repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+fn type_name(x: &Bound<'_, PyAny>) -> String {
+    x.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
 }
 
 #[pymethods]
@@ -112,6 +198,26 @@ impl Sequence {
         Self::wrap(Box::new(CoreSequence::new(AllowedFn::new(f))), slot)
     }
 
+    /// A heap rule as a Python callable `options(n)` returning the options of a heap of n, each
+    /// a tuple of heap sizes; Rust does the XOR of the parts' values and the mex.
+    #[staticmethod]
+    fn options(options: Py<PyAny>) -> Self {
+        let slot = ErrSlot::default();
+        let s2 = slot.clone();
+        let f = move |n: u64, out: &mut OptionList| {
+            Python::attach(|py| {
+                options
+                    .call1(py, (n,))
+                    .and_then(|r| read_options(r.bind(py), n, out))
+                    .map_err(|e| {
+                        s2.put(e);
+                        Error::Callback
+                    })
+            })
+        };
+        Self::wrap(Box::new(CoreSequence::new(OptionsFn::new(f))), slot)
+    }
+
     /// Computes G(0..n) if not yet known. `progress(done, total)` is called about every 50 ms.
     #[pyo3(signature = (n, progress=None))]
     fn extend(&self, py: Python<'_>, n: u64, progress: Option<Py<PyAny>>) -> PyResult<()> {
@@ -141,11 +247,7 @@ impl Sequence {
         let out = out.ok_or_else(|| {
             PyIndexError::new_err(format!("values {start}..{stop} are not computed"))
         })?;
-        Ok(match out {
-            Narrow::U8(v) => PyArray1::from_vec(py, v).into_any(),
-            Narrow::U16(v) => PyArray1::from_vec(py, v).into_any(),
-            Narrow::U32(v) => PyArray1::from_vec(py, v).into_any(),
-        })
+        Ok(out.into_array(py))
     }
 
     /// G(i) for a computed heap size i.

@@ -18,7 +18,7 @@ pub mod subtraction;
 pub mod take_and_break;
 pub mod window_mex;
 
-pub use callback::AllowedFn;
+pub use callback::{AllowedFn, OptionList, OptionsFn};
 pub use subtraction::SubtractionExact;
 pub use take_and_break::TakeAndBreakExact;
 

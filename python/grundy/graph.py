@@ -1,0 +1,438 @@
+"""Explicit finite game graphs: a vertex is a position, an edge ``u -> v`` makes ``v`` an option of ``u``.
+
+The graph lives in Rust (CSR arrays); Grundy values are computed there by topological layers, in
+parallel and without the GIL. Vertices carry labels (any hashable); the Rust side numbers them
+``0..V-1``.
+
+>>> import grundy as gr
+>>> g = gr.GameGraph({"a": ["b", "c"], "b": ["c"], "c": []})
+>>> g.values_by_label()
+{'a': 2, 'b': 1, 'c': 0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from ._validate import MAX_U64, as_count
+
+#: A cycle's message shows at most this many of its vertices.
+_CYCLE_SHOWN = 20
+#: Edge endpoints go to Rust in one of these dtypes; other integer dtypes are converted.
+_NATIVE = tuple(np.dtype(t) for t in (np.int64, np.int32, np.uint32, np.uint64))
+#: Labels shown by repr().
+_REPR_LABELS = 5
+
+
+class CycleError(ValueError):
+    """A game graph has a cycle, so it has no Grundy values.
+
+    ``cycle`` holds the labels of one cycle: each vertex is an option of the one before it, and
+    the first is an option of the last.
+
+    >>> import grundy as gr
+    >>> try:
+    ...     gr.GameGraph([("x", "y"), ("y", "x")]).values()
+    ... except gr.CycleError as e:
+    ...     print(e.cycle)
+    ['x', 'y']
+    """
+
+    def __init__(self, cycle: list[Hashable]) -> None:
+        self.cycle = cycle
+        shown = " -> ".join(repr(x) for x in cycle[:_CYCLE_SHOWN])
+        more = " -> ..." if len(cycle) > _CYCLE_SHOWN else ""
+        first = repr(cycle[0]) if cycle else "?"
+        super().__init__(
+            f"the game graph has a cycle, so it has no Grundy values: {shown}{more} -> {first} "
+            f"({len(cycle)} vertices)"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (CycleError, (self.cycle,))
+
+
+def _int_id(x: Any) -> int | None:
+    """``x`` as a vertex id when it is an integer (bool is not), else None."""
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    return None
+
+
+def _number(labels: Iterable[Any]) -> dict[Hashable, int]:
+    """Labels numbered 0, 1, ... in first-seen order."""
+    index: dict[Hashable, int] = {}
+    for x in labels:
+        try:
+            if x not in index:
+                index[x] = len(index)
+        except TypeError:
+            raise TypeError(f"vertex labels must be hashable, not {type(x).__name__} ({x!r})") from None
+    return index
+
+
+def _as_id_array(a: Any, name: str) -> np.ndarray:
+    """A 1-d contiguous integer array in a dtype the core takes, without copying when possible."""
+    a = np.asarray(a)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d array of vertex ids, got shape {a.shape}")
+    if a.size == 0 and a.dtype.kind == "f":  # np.asarray([]) is float64
+        a = a.astype(np.int64)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integer vertex ids, not {a.dtype}")
+    if a.dtype not in _NATIVE:
+        a = a.astype(np.int64)  # int8/int16/uint8/uint16: small, exact
+    return np.ascontiguousarray(a)
+
+
+class GameGraph:
+    """An explicit finite game graph: vertices are positions, an edge ``u -> v`` a move from u to v.
+
+    Build it from an edge list ``[(u, v), ...]``, from a dict ``{vertex: [options]}`` (a vertex
+    with no options is a terminal position), from numpy arrays (:meth:`from_arrays`) or from a
+    networkx DiGraph (:meth:`from_networkx`).
+
+    Vertices may be labelled by any hashable. When every label is an integer, the labels are the
+    vertex ids ``0..V-1`` themselves (V = ``num_vertices`` if given, else the largest id + 1;
+    ids that appear in no edge are isolated vertices). Otherwise vertices are numbered in the
+    order they are first seen.
+
+    >>> import grundy as gr
+    >>> g = gr.GameGraph([(1, 0), (2, 1), (2, 0), (3, 2)], num_vertices=5)
+    >>> g.values()
+    array([0, 1, 2, 0, 0], dtype=uint8)
+    >>> g.value(2), g.options(2)
+    (2, [1, 0])
+    """
+
+    def __init__(
+        self, edges: Iterable[Any] | Mapping[Any, Iterable[Any]] = (), num_vertices: int | None = None
+    ) -> None:
+        n = None if num_vertices is None else as_count(num_vertices, "num_vertices")
+        if isinstance(edges, Mapping):
+            self._init_dict(edges, n)
+        else:
+            self._init_edges(edges, n)
+
+    # -- construction ---------------------------------------------------------------------------
+    def _init_edges(self, edges: Any, n: int | None) -> None:
+        if isinstance(edges, (str, bytes)) or not isinstance(edges, Iterable):
+            raise TypeError(
+                f"edges must be a list of pairs (u, v) or a dict {{vertex: [options]}}, not {type(edges).__name__}"
+            )
+        if not isinstance(edges, np.ndarray):
+            edges = list(edges)
+        fast = _integer_pairs(edges)
+        if fast is not None:  # integer ids in a numpy-friendly form: no per-edge Python work
+            self._set_arrays(fast[:, 0], fast[:, 1], n)
+            return
+        src: list[Any] = []
+        dst: list[Any] = []
+        for i, e in enumerate(edges):
+            try:
+                u, v = e
+            except (TypeError, ValueError):
+                raise TypeError(f"edge {i} must be a pair (u, v), not {e!r}") from None
+            src.append(u)
+            dst.append(v)
+        self._set_labels(src, dst, [], n, lambda: (x for e in zip(src, dst, strict=True) for x in e))
+
+    def _init_dict(self, d: Mapping[Any, Iterable[Any]], n: int | None) -> None:
+        src: list[Any] = []
+        dst: list[Any] = []
+        seen: list[Any] = []  # key, its options, next key, ...: the first-seen order
+        keys = list(d)
+        for k in keys:
+            opts = d[k]
+            if isinstance(opts, (str, bytes)) or not isinstance(opts, Iterable):
+                raise TypeError(f"the options of vertex {k!r} must be a list of vertices, not {opts!r}")
+            seen.append(k)
+            for o in opts:
+                src.append(k)
+                dst.append(o)
+                seen.append(o)
+        self._set_labels(src, dst, keys, n, lambda: seen)
+
+    def _set_labels(self, src: list[Any], dst: list[Any], keys: list[Any], n: int | None, seen: Any) -> None:
+        """Integer ids when every label is an integer, else labels numbered in first-seen order."""
+        ids = [_int_id(x) for x in (*src, *dst, *keys)]
+        if all(i is not None for i in ids):
+            m = len(src)
+            hi = max(ids, default=-1)
+            if n is None:
+                n = max(hi + 1, 0)
+            for k in keys:  # the dict's keys appear in no edge when they have no options
+                if k < 0 or k >= n:
+                    raise ValueError(f"vertex id {k} is {'negative' if k < 0 else f'not below num_vertices = {n}'}")
+            self._set_arrays(_ids_array(ids[:m]), _ids_array(ids[m : 2 * m]), n)
+            return
+        if n is not None:
+            bad = next(x for x, i in zip((*src, *dst, *keys), ids, strict=True) if i is None)
+            raise TypeError(
+                f"with num_vertices=, vertices must be integer ids 0..{n - 1}, not {type(bad).__name__} ({bad!r}); "
+                "leave num_vertices out to use labels (list isolated vertices as dict keys with no options)"
+            )
+        index = _number(seen())
+        src_ids = np.fromiter((index[x] for x in src), dtype=np.int64, count=len(src))
+        dst_ids = np.fromiter((index[x] for x in dst), dtype=np.int64, count=len(dst))
+        self._core = _core.Graph.from_arrays(len(index), src_ids, dst_ids)
+        self._labels: list[Hashable] | None = list(index)
+        self._index: dict[Hashable, int] | None = index
+        self._values: np.ndarray | None = None
+
+    def _set_arrays(self, src: Any, dst: Any, n: int | None) -> None:
+        src = _as_id_array(src, "src")
+        dst = _as_id_array(dst, "dst")
+        if src.shape != dst.shape:
+            raise ValueError(
+                f"src has {src.size} entries but dst has {dst.size}: give one source and one target per edge"
+            )
+        if src.dtype != dst.dtype:
+            src, dst = _common_dtype(src, dst)
+        if n is None:
+            n = max(int(src.max()) + 1 if src.size else 0, int(dst.max()) + 1 if dst.size else 0)
+        if n > MAX_U64:
+            raise MemoryError(f"a graph of {n} vertices cannot be stored on any machine")
+        self._core = _core.Graph.from_arrays(n, src, dst)
+        self._labels = None  # identity: vertex id = label
+        self._index = None
+        self._values = None
+
+    @classmethod
+    def from_arrays(cls, src: Any, dst: Any, num_vertices: int | None = None) -> GameGraph:
+        """A graph with an edge ``src[i] -> dst[i]`` for each i, from integer numpy arrays.
+
+        Vertices are the ids ``0..num_vertices-1`` (default: the largest id + 1). No Python work
+        is done per edge: the arrays go to Rust as they are when their dtype is int32, int64,
+        uint32 or uint64 and they are contiguous.
+
+        >>> import numpy as np, grundy as gr
+        >>> g = gr.GameGraph.from_arrays(np.array([1, 2, 2]), np.array([0, 0, 1]), num_vertices=4)
+        >>> g.values().tolist()
+        [0, 1, 2, 0]
+        """
+        g = cls.__new__(cls)
+        n = None if num_vertices is None else as_count(num_vertices, "num_vertices")
+        g._set_arrays(src, dst, n)
+        return g
+
+    @classmethod
+    def from_networkx(cls, digraph: Any) -> GameGraph:
+        """A graph from a networkx DiGraph (or MultiDiGraph): nodes are positions, edges moves.
+
+        Nodes keep their labels; when they are exactly the integers 0..V-1 these are also the ids,
+        otherwise nodes are numbered in the graph's node order.
+
+        >>> import networkx as nx, grundy as gr
+        >>> g = gr.GameGraph.from_networkx(nx.DiGraph([("a", "b"), ("b", "c"), ("a", "c")]))
+        >>> g.values_by_label()
+        {'a': 2, 'b': 1, 'c': 0}
+        """
+        if not (hasattr(digraph, "nodes") and hasattr(digraph, "edges") and hasattr(digraph, "is_directed")):
+            raise TypeError(f"from_networkx needs a networkx DiGraph, not {type(digraph).__name__}")
+        if not digraph.is_directed():
+            raise ValueError(
+                "from_networkx needs a directed graph (nx.DiGraph): in an undirected graph every edge "
+                "is a move both ways, a cycle"
+            )
+        nodes = list(digraph.nodes)
+        m = digraph.number_of_edges()
+        g = cls.__new__(cls)
+        if all(_int_id(x) is not None for x in nodes) and set(map(int, nodes)) == set(range(len(nodes))):
+            src = np.fromiter((u for u, _ in digraph.edges()), dtype=np.int64, count=m)
+            dst = np.fromiter((v for _, v in digraph.edges()), dtype=np.int64, count=m)
+            g._set_arrays(src, dst, len(nodes))
+            return g
+        index = _number(nodes)
+        src = np.fromiter((index[u] for u, _ in digraph.edges()), dtype=np.int64, count=m)
+        dst = np.fromiter((index[v] for _, v in digraph.edges()), dtype=np.int64, count=m)
+        g._core = _core.Graph.from_arrays(len(index), src, dst)
+        g._labels, g._index, g._values = nodes, index, None
+        return g
+
+    # -- vertices and labels --------------------------------------------------------------------
+    @property
+    def num_vertices(self) -> int:
+        """Number of vertices V (ids 0..V-1).
+
+        >>> import grundy as gr
+        >>> gr.GameGraph([(1, 0)], num_vertices=3).num_vertices
+        3
+        """
+        return self._core.num_vertices
+
+    @property
+    def num_edges(self) -> int:
+        """Number of edges (a repeated edge counts each time).
+
+        >>> import grundy as gr
+        >>> gr.GameGraph([(1, 0), (1, 0)]).num_edges
+        2
+        """
+        return self._core.num_edges
+
+    @property
+    def labels(self) -> list[Hashable]:
+        """The label of each vertex: ``labels[i]`` is the label of vertex id i.
+
+        >>> import grundy as gr
+        >>> gr.GameGraph([("b", "a")]).labels
+        ['b', 'a']
+        """
+        if self._labels is None:
+            return list(range(self.num_vertices))
+        return list(self._labels)
+
+    def vertex(self, label: Hashable) -> int:
+        """The vertex id of a label (KeyError when no vertex has it).
+
+        >>> import grundy as gr
+        >>> gr.GameGraph([("b", "a")]).vertex("a")
+        1
+        """
+        if self._index is None:
+            i = _int_id(label)
+            if i is None or not 0 <= i < self.num_vertices:
+                raise KeyError(f"{label!r} is not a vertex of this graph (ids 0..{self.num_vertices - 1})")
+            return i
+        try:
+            return self._index[label]
+        except (KeyError, TypeError):
+            raise KeyError(f"{label!r} is not a vertex of this graph") from None
+
+    def label(self, vertex: int) -> Hashable:
+        """The label of vertex id ``vertex``.
+
+        >>> import grundy as gr
+        >>> gr.GameGraph([("b", "a")]).label(0)
+        'b'
+        """
+        i = as_count(vertex, "vertex")
+        if i >= self.num_vertices:
+            raise IndexError(f"vertex id {i} is not below num_vertices = {self.num_vertices}")
+        return i if self._labels is None else self._labels[i]
+
+    def __contains__(self, label: Hashable) -> bool:
+        try:
+            self.vertex(label)
+        except KeyError:
+            return False
+        return True
+
+    def __len__(self) -> int:
+        return self.num_vertices
+
+    def options(self, label: Hashable) -> list[Hashable]:
+        """The labels of the options of a vertex (the positions one move leads to), in edge order,
+        each once.
+
+        >>> import grundy as gr
+        >>> gr.GameGraph({"a": ["b", "c", "b"], "b": [], "c": []}).options("a")
+        ['b', 'c']
+        """
+        ids = dict.fromkeys(self._core.options(self.vertex(label)).tolist())
+        if self._labels is None:
+            return list(ids)
+        return [self._labels[i] for i in ids]
+
+    # -- values ---------------------------------------------------------------------------------
+    def values(self, threads: int | None = None) -> np.ndarray:
+        """Grundy values of all vertices, indexed by vertex id, in the smallest unsigned dtype.
+
+        Computed once (in Rust, by topological layers in parallel on ``threads`` threads, default
+        all cores or ``RAYON_NUM_THREADS``, without the GIL) and cached; a new array is returned
+        each time. Raises :class:`CycleError` (a ValueError) naming a cycle's vertices when the
+        graph has one, and KeyboardInterrupt on Ctrl-C.
+
+        >>> import grundy as gr
+        >>> gr.GameGraph([(2, 1), (1, 0), (2, 0)]).values()
+        array([0, 1, 2], dtype=uint8)
+        """
+        if threads is not None:
+            threads = as_count(threads, "threads")
+            if threads == 0:
+                raise ValueError("threads must be at least 1 (or None for all cores)")
+        if self._values is None:
+            try:
+                self._values = self._core.values(threads)
+            except _core.CycleError as e:
+                raise CycleError([self.label(i) for i in e.args[1]]) from None
+        return self._values.copy()
+
+    def _cached(self) -> np.ndarray:
+        if self._values is None:
+            self.values()
+        assert self._values is not None
+        return self._values
+
+    def value(self, label: Hashable) -> int:
+        """The Grundy value of one vertex; 0 exactly when it is a P-position (the player to move
+        loses).
+
+        >>> import grundy as gr
+        >>> gr.GameGraph({"a": ["b"], "b": []}).value("a")
+        1
+        """
+        i = self.vertex(label)
+        return int(self._cached()[i])
+
+    def values_by_label(self) -> dict[Hashable, int]:
+        """``{label: Grundy value}`` for every vertex, in vertex id order.
+
+        >>> import grundy as gr
+        >>> gr.GameGraph([("a", "b")]).values_by_label()
+        {'a': 1, 'b': 0}
+        """
+        return dict(zip(self.labels, self._cached().tolist(), strict=True))
+
+    # -- display --------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        s = f"GameGraph(num_vertices={self.num_vertices}, num_edges={self.num_edges}"
+        if self._labels is not None:
+            shown = ", ".join(repr(x) for x in self._labels[:_REPR_LABELS])
+            more = ", ..." if len(self._labels) > _REPR_LABELS else ""
+            s += f", labels=[{shown}{more}]"
+        return s + ")"
+
+
+def _integer_pairs(edges: Any) -> np.ndarray | None:
+    """``edges`` as an (E, 2) integer array when it is one, or converts to one exactly."""
+    if isinstance(edges, np.ndarray):
+        a = edges
+    else:
+        if not edges or not all(isinstance(e, (tuple, list)) and len(e) == 2 for e in edges[:1]):
+            return None
+        try:
+            a = np.asarray(edges)
+        except (ValueError, TypeError, OverflowError):
+            return None
+    if a.ndim == 2 and a.shape[1] == 2 and a.dtype.kind in "iu":
+        return a
+    if isinstance(edges, np.ndarray):
+        raise TypeError(f"an edge array must have shape (E, 2) and an integer dtype, not {a.shape} {a.dtype}")
+    return None
+
+
+def _ids_array(ids: list[Any]) -> np.ndarray:
+    try:
+        return np.array(ids, dtype=np.int64)
+    except OverflowError:
+        big = next(i for i in ids if not -(2**63) <= i < 2**63)
+        raise ValueError(f"vertex id {big} is too large") from None
+
+
+def _common_dtype(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both arrays in int64 (uint64 ids past 2**63 cannot be vertex ids anyway)."""
+    for a in (src, dst):
+        if a.dtype == np.uint64 and a.size and int(a.max()) >= 2**63:
+            raise ValueError(f"vertex id {int(a.max())} is too large")
+    return src.astype(np.int64), dst.astype(np.int64)
+
+
+__all__ = ["CycleError", "GameGraph"]
