@@ -23,6 +23,7 @@ from .graph import CycleError, GameGraph
 from .heap_game import HeapGame
 from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
+from .survey import survey
 
 __all__ = [
     "CycleError",
@@ -40,4 +41,5 @@ __all__ = [
     "kayles",
     "nim",
     "nim_sum",
+    "survey",
 ]
