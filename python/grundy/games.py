@@ -55,7 +55,7 @@ class Game:
         >>> gr.grundys_game().value(8)
         2
         >>> gr.kayles().value(10**18)
-        4
+        1
         """
         h = as_heap(h, "h")
         if h < len(self._seq):

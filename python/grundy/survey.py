@@ -161,7 +161,7 @@ def survey(
 
     >>> import grundy as gr
     >>> df = gr.survey("0.?7", max_n=2**10, progress=False)
-    >>> df.loc[df.code == "0.77", "period"].item()
+    >>> int(df.loc[df.code == "0.77", "period"].item())
     12
     """
     specs = [_spec(c) for c in (expand(codes) if isinstance(codes, str) else codes)]
