@@ -174,9 +174,49 @@ pub fn outcomes(vals: &HeapValues, heaps: &[u64], width: usize) -> Result<Vec<bo
     Ok(heaps.par_chunks(width).map(row).collect())
 }
 
+/// For each heap `heaps[i]`: whether it has an option worth `targets[i]` (so that moving there
+/// wins when `targets[i] = G(heaps[i]) ^ X` for a sum of nim-sum `X`). Heaps run in parallel.
+pub fn has_option_with_value(
+    rule: &HeapRule,
+    vals: &HeapValues,
+    heaps: &[u64],
+    targets: &[u64],
+) -> Result<Vec<bool>> {
+    if heaps.len() != targets.len() {
+        return Err(Error::Invalid(format!(
+            "{} heaps but {} targets",
+            heaps.len(),
+            targets.len()
+        )));
+    }
+    let one = |(&n, &t): (&u64, &u64)| {
+        search(rule, vals, n, Some(t), Cursor::START, u64::MAX, true)
+            .map(|f| !f.families.is_empty())
+    };
+    if heaps.len() < 64 {
+        return heaps.iter().zip(targets).map(one).collect();
+    }
+    heaps.par_iter().zip(targets).map(one).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn winning_heaps_of_a_nim_sum() {
+        // Nim [10, 12, 5]: nim-sum 3; only the heap of 10 can move to 10 ^ 3 = 9.
+        let t = Values::U16((0..16).collect());
+        let v = HeapValues::new(&t, Tail::Identity).unwrap();
+        let nim = HeapRule::TakeAndBreak("0.[3]".parse().unwrap());
+        let heaps = [10, 12, 5];
+        let targets: Vec<u64> = heaps.iter().map(|h| h ^ 3).collect();
+        assert_eq!(
+            has_option_with_value(&nim, &v, &heaps, &targets).unwrap(),
+            vec![true, false, false]
+        );
+        assert!(has_option_with_value(&nim, &v, &heaps, &[1]).is_err());
+    }
 
     #[test]
     fn tails() {
