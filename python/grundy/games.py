@@ -54,8 +54,8 @@ class Game:
         >>> import grundy as gr
         >>> gr.grundys_game().value(8)
         2
-        >>> gr.kayles().value(10**18)
-        4
+        >>> gr.kayles().value(10**18)  # 10**18 = 76 (mod 12), past the preperiod 71: G(76) = 1
+        1
         """
         h = as_heap(h, "h")
         if h < len(self._seq):
