@@ -644,15 +644,14 @@ class Position:
         x = int(_core.nim_sum(h)) if h.size else 0
         big_others = int(np.count_nonzero(h > 1)) - (h > 1)
         ones_others = int(np.count_nonzero(h == 1)) - (h == 1)
-        games = [b.game for b in self._blocks for _ in range(len(b))] if len(self._blocks) > 1 else None
         target = h ^ np.uint64(x)
         # (a) nim-sum 0 with some heap > 1 left.
         a = (target < h) & ((big_others > 0) | (target > 1))
         # (b) only heaps <= 1 left, an odd number of them 1.
         one = (ones_others % 2 == 0).astype(np.uint64)
         b = (big_others == 0) & (one < h)
-        for i in np.flatnonzero(a | b).tolist():
-            g = games[i] if games else self._blocks[0].game
+        for i in _indices(a | b):
+            g = self._locate(i)[0].game
             for ok, to in ((a[i], int(target[i])), (b[i], int(one[i]))):
                 if ok:
                     yield Move(i, int(h[i]), _nim_after(g, to))  # type: ignore[arg-type]
@@ -686,6 +685,14 @@ class Position:
             else:
                 out.append(Move(c, block.item(i), tuple(after)))
         return is_p, out
+
+
+def _indices(mask: np.ndarray) -> Iterator[int]:
+    """The indices where ``mask`` is True, as ints, converted a chunk at a time (so that taking
+    the first costs no more than one chunk)."""
+    idx = np.flatnonzero(mask)
+    for k in range(0, idx.size, 4096):
+        yield from idx[k : k + 4096].tolist()
 
 
 def _check_parts(after: tuple, move: Move) -> list[int]:
@@ -734,7 +741,7 @@ def _block_winning(b: _Block, start: int, x: int, work: _Work) -> Iterator[Move]
     if _is_nim(b.game):
         # Classic Nim: the heaps h with h ^ x < h (those with x's top bit) move to h ^ x.
         target = heaps ^ np.uint64(x)
-        for i in np.flatnonzero(target < heaps).tolist():
+        for i in _indices(target < heaps):
             yield Move(start + i, int(heaps[i]), _nim_after(b.game, int(target[i])))
         return
     targets = b.values() ^ np.uint64(x)
@@ -754,7 +761,7 @@ def _block_winning(b: _Block, start: int, x: int, work: _Work) -> Iterator[Move]
     first = np.zeros(uniq.size, dtype=np.intp)
     first[inverse[::-1]] = np.arange(heaps.size)[::-1]
     has = rule.has_option(b.game._seq, tail, uniq, np.ascontiguousarray(targets[first]))
-    for i in np.flatnonzero(has[inverse]).tolist():
+    for i in _indices(has[inverse]):
         h = int(heaps[i])
         for after in _rule_options(b.game, rule, tail, h, int(targets[i]), work):
             yield Move(start + i, h, after)
