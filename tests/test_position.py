@@ -30,6 +30,14 @@ def digit_fn(code):
     return digit
 
 
+def splits(s, k, unequal):
+    """Ascending k-tuples of positive heaps adding up to s (strictly ascending if unequal)."""
+    u = int(unequal)
+    if k == 3:  # loops, much faster than the oracle's recursive generator for big heaps
+        return [(a, b, s - a - b) for a in range(1, s // 3 + 1) for b in range(a + u, (s - a - u) // 2 + 1)]
+    return list(oracle.splits(s, k, unequal=unequal))
+
+
 @functools.cache
 def tb_options(code, n):
     """Every option of heap n of a take-and-break code, straight from the digits."""
@@ -39,7 +47,7 @@ def tb_options(code, n):
         d, unequal = digit(j)
         for k in range(4):
             if d >> k & 1 and (j > 0 or k >= 2):  # removing nothing must split
-                out.update(oracle.splits(n - j, k, unequal=unequal))
+                out.update(splits(n - j, k, unequal))
     out.discard((n,))
     return frozenset(out)
 
@@ -242,6 +250,40 @@ def test_huge_heap_winning_move_through_the_period(code):
             assert sum(w.after) >= w.before - 3 and len(w.after) <= 3
             after = pos.play(w)
             assert after.grundy == 0
+
+
+def test_structured_three_heap_search_lists_every_winning_move():
+    # 0.B7C leaves up to three heaps (period 62 from 122). From a heap of 1300 the core finds the
+    # three-heap splits through residues (families of step 62), which are expanded here in full.
+    game = gr.TakeAndBreak("0.B7C")
+    assert game.periodicity().proven
+    heaps = [1300, 7]
+    v = game.values(1301).astype(int).tolist()
+    x = v[1300] ^ v[7]
+    want = set()
+    for c, h in enumerate(heaps):
+        for after in tb_options("0.B7C", h):
+            if functools.reduce(lambda a, p: a ^ v[p], after, 0) == v[h] ^ x:
+                want.add((c, h, tuple(sorted(after))))
+    got = gr.Position(game, heaps).winning_moves()
+    assert sum(len(a) == 3 for _, _, a in want) > 10_000
+    assert as_set(got) == want and len(got) == len(want)
+
+
+def test_huge_heaps_of_subtraction_and_nim_like_codes():
+    s = gr.Subtraction([1, 3, 4])
+    heaps = [10**18, 7, 2**64 - 2]
+    x = functools.reduce(lambda a, h: a ^ s.value(h), heaps, 0)
+    want = {(c, h, (h - k,)) for c, h in enumerate(heaps) for k in (1, 3, 4) if s.value(h - k) == s.value(h) ^ x}
+    assert as_set(gr.Position(s, heaps).winning_moves()) == want
+    # 0.[7]: remove any number of tokens, leave up to two heaps; G(h) = h. The single-heap move
+    # comes first, then splits (a, b) with a ^ b = 5 found by XOR algebra.
+    g = gr.TakeAndBreak("0.[7]")
+    pos = gr.Position(g, [10**18, 5])
+    assert pos.winning_move() == gr.Move(0, 10**18, (5,))
+    for m in itertools.islice(pos.iter_winning_moves(), 200):
+        assert pos.play(m).grundy == 0
+    assert gr.Position(g, [10**18, 10**18 + 5]).winning_move() == gr.Move(1, 10**18 + 5, (10**18,))
 
 
 def test_kayles_row_of_10_18_plus_a_nim_heap():
