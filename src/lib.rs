@@ -1,7 +1,8 @@
 //! `grundy`: Grundy values of impartial heap games.
 //!
 //! The core is plain Rust (no Python): [`rules`] says what a move is, [`engine`] computes
-//! G(0..N), [`nim`] adds games up, [`graph`] solves explicit game graphs. The optional `python` feature adds the PyO3 layer in
+//! G(0..N), [`nim`] adds games up, [`position`] plays sums (winning moves, outcomes, misère),
+//! [`graph`] solves explicit game graphs. The optional `python` feature adds the PyO3 layer in
 //! `bindings`, which only converts, releases the GIL, checks signals and maps errors.
 
 pub mod bitset;
@@ -11,6 +12,7 @@ pub mod graph;
 pub mod memory;
 pub mod nim;
 pub mod periodicity;
+pub mod position;
 pub mod rules;
 pub mod sparse_space;
 

@@ -7,6 +7,8 @@
 3
 >>> gr.GameGraph({"a": ["b"], "b": []}).value("a")
 1
+>>> gr.Position(gr.nim(), [10, 12, 5]).winning_move()
+Move(component=0, before=10, after=(9,))
 """
 
 from ._core import __version__
@@ -23,6 +25,7 @@ from .graph import CycleError, GameGraph
 from .heap_game import HeapGame
 from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
+from .position import Move, Position, equivalent, outcomes
 from .survey import survey
 
 __all__ = [
@@ -33,13 +36,17 @@ __all__ = [
     "Game",
     "GameGraph",
     "HeapGame",
+    "Move",
+    "Position",
     "Subtraction",
     "TakeAndBreak",
     "__version__",
     "dawsons_kayles",
+    "equivalent",
     "grundys_game",
     "kayles",
     "nim",
     "nim_sum",
     "survey",
+    "outcomes",
 ]

@@ -1,4 +1,4 @@
-"""Command line: ``python -m grundy values CODE N``.
+"""Command line: ``python -m grundy values CODE N`` and ``python -m grundy moves CODE HEAP...``.
 
 Rules are written as take-and-break codes (``0.77``) or subtraction sets (``S1,2,3``).
 """
@@ -6,12 +6,14 @@ Rules are written as take-and-break codes (``0.77``) or subtraction sets (``S1,2
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 
 import numpy as np
 
 from .games import Game, Subtraction, TakeAndBreak
+from .position import Position
 
 
 def parse_game(text: str) -> Game:
@@ -42,6 +44,19 @@ def _values(args: argparse.Namespace) -> None:
         np.save(sys.stdout.buffer, v)
 
 
+def _moves(args: argparse.Namespace) -> None:
+    pos = Position(parse_game(args.game), args.heaps)
+    play = "misère" if args.misere else "normal"
+    found = list(itertools.islice(pos.iter_winning_moves(misere=args.misere), args.limit + 1))
+    if not found:
+        print(f"P-position ({play} play): every move loses")
+        return
+    for m in found[: args.limit]:
+        print(m)
+    if len(found) > args.limit:
+        print(f"(more winning moves exist; the first {args.limit} are shown, see --limit)", file=sys.stderr)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m grundy", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -50,6 +65,15 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("n", type=int, help="how many values")
     v.add_argument("--format", choices=["text", "csv", "json", "npy"], default="text")
     v.set_defaults(run=_values)
+    m = sub.add_parser(
+        "moves",
+        help="print the winning moves of a sum of heaps, one per line (or say it is a P-position)",
+    )
+    m.add_argument("game", help="take-and-break code (0.77) or subtraction set (S1,2,3)")
+    m.add_argument("heaps", nargs="+", type=int, help="heap sizes")
+    m.add_argument("--misere", action="store_true", help="misère play: whoever cannot move wins")
+    m.add_argument("--limit", type=int, default=100, help="print at most this many moves (default 100)")
+    m.set_defaults(run=_moves)
     return p
 
 

@@ -54,7 +54,7 @@ class Game:
         >>> import grundy as gr
         >>> gr.grundys_game().value(8)
         2
-        >>> gr.kayles().value(10**18)
+        >>> gr.kayles().value(10**18)  # 10**18 = 76 (mod 12), past the preperiod 71: G(76) = 1
         1
         """
         h = as_heap(h, "h")

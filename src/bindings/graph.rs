@@ -32,6 +32,13 @@ pub struct Graph {
     inner: CoreGraph,
 }
 
+impl Graph {
+    /// The core graph (for positions whose components are vertices).
+    pub(super) fn core(&self) -> &CoreGraph {
+        &self.inner
+    }
+}
+
 /// The graph, when `src` and `dst` are both 1-d arrays of dtype `T` (`None` otherwise).
 fn build<T: Element + VertexId>(
     py: Python<'_>,

@@ -2,6 +2,7 @@
 //! core errors to Python exceptions. No algorithm lives here.
 
 mod graph;
+mod position;
 mod sequence;
 
 use crate::error::Error;
@@ -92,5 +93,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CycleError", m.py().get_type::<graph::CycleError>())?;
     m.add_function(wrap_pyfunction!(parse_code, m)?)?;
     m.add_function(wrap_pyfunction!(nim_sum, m)?)?;
+    m.add_class::<position::HeapRule>()?;
+    m.add_class::<position::OptionTable>()?;
+    m.add_function(wrap_pyfunction!(position::heap_values, m)?)?;
+    m.add_function(wrap_pyfunction!(position::outcomes, m)?)?;
+    m.add_function(wrap_pyfunction!(position::misere_search, m)?)?;
+    m.add_function(wrap_pyfunction!(position::misere_outcomes, m)?)?;
     Ok(())
 }

@@ -37,6 +37,15 @@ impl Sequence {
             f(g.as_mut())
         })
     }
+
+    /// Runs `f` on the computed values in place, without the GIL (for the position search).
+    pub(super) fn with_values<R: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&Values) -> R + Send,
+    ) -> R {
+        self.with(py, |s| f(s.values()))
+    }
 }
 
 /// Values in the smallest unsigned dtype that holds them.

@@ -1,0 +1,237 @@
+//! Families of options: the options of one heap written compactly, so that a heap of 10^18 tokens
+//! with 10^17 winning options is answered by a handful of arithmetic progressions.
+//!
+//! Every family lists each of its options once, as the heaps it leaves in ascending order.
+//!
+//! ```
+//! use grundy::position::Family;
+//! // Splits of 10 into (a, 10 - a) for a = 1 and a = 4 (step 3, two of them).
+//! let f = Family::Pairs { prefix: 0, s: 10, a0: 1, step: 3, count: 2 };
+//! let mut seen = Vec::new();
+//! f.try_for_each(&mut |p: &[u64]| { seen.push(p.to_vec()); Ok(()) }).unwrap();
+//! assert_eq!(seen, vec![vec![1, 9], vec![4, 6]]);
+//! ```
+
+use crate::error::Result;
+
+/// Up to three heap sizes, ascending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Parts {
+    buf: [u64; 3],
+    len: u8,
+}
+
+impl Parts {
+    pub fn new(parts: &[u64]) -> Self {
+        let mut p = Parts::default();
+        for &x in parts {
+            p.buf[p.len as usize] = x;
+            p.len += 1;
+        }
+        p.buf[..p.len as usize].sort_unstable();
+        p
+    }
+
+    pub fn as_slice(&self) -> &[u64] {
+        &self.buf[..self.len as usize]
+    }
+}
+
+/// A set of options of one heap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Family {
+    /// One option.
+    One(Parts),
+    /// The single heaps `h0 + i * step` for `i < count`.
+    Singles { h0: u64, step: u64, count: u64 },
+    /// `(prefix, a, s - a)` (or `(a, s - a)` when `prefix` is 0) for `a = a0 + i * step`,
+    /// `i < count`; always `prefix <= a <= s - a`.
+    Pairs {
+        prefix: u64,
+        s: u64,
+        a0: u64,
+        step: u64,
+        count: u64,
+    },
+    /// `(c | x, c | (t ^ x))` for every submask `x` of `free`, except `x = 0` when `c = 0`
+    /// (that would leave an empty heap). `free` is `t` without its top bit, so the first part
+    /// is the smaller.
+    Submask { c: u64, t: u64, free: u64 },
+    /// Triples `(a, b, s - a - b)` with `a = a0 + i * step` (while a triple exists),
+    /// `b ≡ b0 (mod step)`, `b >= max(lo, a + u)` and `s - a - b >= b + u`, where `u` is 1 when
+    /// the heaps must be unequal and 0 otherwise.
+    Grid {
+        s: u64,
+        a0: u64,
+        b0: u64,
+        lo: u64,
+        step: u64,
+        unequal: bool,
+    },
+}
+
+/// The least `x >= from` with `x ≡ r (mod m)`, if it fits in u64.
+#[inline]
+pub(crate) fn first_at_least(from: u64, r: u64, m: u64) -> Option<u64> {
+    from.checked_add((r % m + m - from % m) % m)
+}
+
+impl Family {
+    /// A short tag and the numbers that define the family (for the Python layer).
+    pub fn encode(&self) -> (&'static str, Vec<u64>) {
+        match *self {
+            Family::One(p) => ("one", p.as_slice().to_vec()),
+            Family::Singles { h0, step, count } => ("singles", vec![h0, step, count]),
+            Family::Pairs {
+                prefix,
+                s,
+                a0,
+                step,
+                count,
+            } => ("pairs", vec![prefix, s, a0, step, count]),
+            Family::Submask { c, t, free } => ("submask", vec![c, t, free]),
+            Family::Grid {
+                s,
+                a0,
+                b0,
+                lo,
+                step,
+                unequal,
+            } => ("grid", vec![s, a0, b0, lo, step, unequal as u64]),
+        }
+    }
+
+    /// Calls `f` with each option (ascending heap sizes); stops at the first error.
+    pub fn try_for_each(&self, f: &mut dyn FnMut(&[u64]) -> Result<()>) -> Result<()> {
+        match *self {
+            Family::One(p) => f(p.as_slice()),
+            Family::Singles { h0, step, count } => {
+                for i in 0..count {
+                    f(&[h0 + i * step])?;
+                }
+                Ok(())
+            }
+            Family::Pairs {
+                prefix,
+                s,
+                a0,
+                step,
+                count,
+            } => {
+                for i in 0..count {
+                    let a = a0 + i * step;
+                    if prefix == 0 {
+                        f(&[a, s - a])?;
+                    } else {
+                        f(&[prefix, a, s - a])?;
+                    }
+                }
+                Ok(())
+            }
+            Family::Submask { c, t, free } => {
+                let mut x = 0u64;
+                loop {
+                    if c != 0 || x != 0 {
+                        f(&[c | x, c | (t ^ x)])?;
+                    }
+                    if x == free {
+                        return Ok(());
+                    }
+                    // Next submask of `free` in increasing order.
+                    x = ((x | !free).wrapping_add(1)) & free;
+                }
+            }
+            Family::Grid {
+                s,
+                a0,
+                b0,
+                lo,
+                step,
+                unequal,
+            } => {
+                let u = unequal as u64;
+                let mut a = a0;
+                // A triple needs b >= a + u and s - a - b >= b + u, so 3a + 3u <= s.
+                while a.checked_mul(3).and_then(|x| x.checked_add(3 * u)) <= Some(s) {
+                    let bmax = (s - a - u) / 2;
+                    if let Some(mut b) = first_at_least(lo.max(a + u), b0, step) {
+                        while b <= bmax {
+                            f(&[a, b, s - a - b])?;
+                            b += step;
+                        }
+                    }
+                    a = match a.checked_add(step) {
+                        Some(a) => a,
+                        None => break,
+                    };
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(f: &Family) -> Vec<Vec<u64>> {
+        let mut v = Vec::new();
+        f.try_for_each(&mut |p| {
+            v.push(p.to_vec());
+            Ok(())
+        })
+        .unwrap();
+        v
+    }
+
+    #[test]
+    fn submasks() {
+        // a + b = 22, a ^ b = 6: a & b = (22 - 6) / 2 = 8.
+        let f = Family::Submask {
+            c: 8,
+            t: 6,
+            free: 2,
+        };
+        assert_eq!(all(&f), vec![vec![8, 14], vec![10, 12]]);
+        let f = Family::Submask {
+            c: 0,
+            t: 7,
+            free: 3,
+        };
+        assert_eq!(all(&f), vec![vec![1, 6], vec![2, 5], vec![3, 4]]);
+    }
+
+    #[test]
+    fn grid_is_every_triple() {
+        for u in [false, true] {
+            let f = Family::Grid {
+                s: 12,
+                a0: 1,
+                b0: 0,
+                lo: 1,
+                step: 1,
+                unequal: u,
+            };
+            let mut want = Vec::new();
+            for a in 1..=12u64 {
+                for b in a..=12 {
+                    if a + b < 12 {
+                        let c = 12 - a - b;
+                        if b <= c && (!u || (a < b && b < c)) {
+                            want.push(vec![a, b, c]);
+                        }
+                    }
+                }
+            }
+            assert_eq!(all(&f), want);
+        }
+    }
+
+    #[test]
+    fn first_at_least_wraps() {
+        assert_eq!(first_at_least(10, 3, 4), Some(11));
+        assert_eq!(first_at_least(11, 3, 4), Some(11));
+        assert_eq!(first_at_least(u64::MAX, 0, 2), None);
+    }
+}

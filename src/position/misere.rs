@@ -1,0 +1,598 @@
+//! Misère play by exhaustive search.
+//!
+//! Under misère play the player who cannot move wins, and sums no longer add up by XOR, so the
+//! outcome of a sum is found by searching every position reachable from it. A position is a
+//! sorted multiset of components `(game, x)` (a heap size, or a vertex of a game graph);
+//! components with no move are dropped, since they change nothing. Each move replaces one
+//! component by smaller ones, so the search terminates; it runs depth first with an explicit
+//! stack (no recursion limit), remembering every position's outcome, and stops with
+//! [`Error::Invalid`] once more than `max_positions` distinct positions were met.
+//!
+//! A position is N when it has no move (misère) or when some option is P; otherwise it is P.
+//!
+//! ```
+//! use grundy::engine::NoControl;
+//! use grundy::position::{HeapRule, Misere, MisereGame};
+//! let nim = HeapRule::TakeAndBreak("0.[3]".parse().unwrap());
+//! let games = [MisereGame::Rule(&nim)];
+//! let mut m = Misere::new(&games, 100_000, &NoControl);
+//! // Misère Nim: heaps all <= 1 are P iff the number of 1-heaps is odd; else P iff XOR = 0.
+//! assert!(m.is_p(&[(0, 1), (0, 1), (0, 1)]).unwrap());
+//! assert!(!m.is_p(&[(0, 1), (0, 1)]).unwrap());
+//! assert!(m.is_p(&[(0, 2), (0, 2)]).unwrap());
+//! ```
+
+use super::search::{search, Cursor, HeapRule};
+use super::{HeapValues, Tail};
+use crate::engine::{Control, Values, POLL_INTERVAL};
+use crate::error::{Error, Result};
+use crate::graph::Graph;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
+use std::time::Instant;
+
+/// A component: the index of its game and a heap size (or vertex id).
+pub type Comp = (u32, u64);
+
+/// The options of heaps `0..N` of a rule given as data (a Python callable, tabulated).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionTable {
+    /// Options of heap `n`: `opt_start[n]..opt_start[n + 1]`.
+    opt_start: Vec<u64>,
+    /// Parts of option `o`: `parts[part_start[o]..part_start[o + 1]]`.
+    part_start: Vec<u64>,
+    parts: Vec<u64>,
+}
+
+impl OptionTable {
+    /// Checks the offsets and that every part of an option of heap `n` is below `n`.
+    pub fn new(opt_start: Vec<u64>, part_start: Vec<u64>, parts: Vec<u64>) -> Result<Self> {
+        let bad = |m: &str| Err(Error::Invalid(format!("malformed option table: {m}")));
+        if opt_start.first() != Some(&0) || part_start.first() != Some(&0) {
+            return bad("offsets must start at 0");
+        }
+        if opt_start.windows(2).any(|w| w[0] > w[1]) || part_start.windows(2).any(|w| w[0] > w[1]) {
+            return bad("offsets must not decrease");
+        }
+        if *opt_start.last().unwrap() + 1 != part_start.len() as u64
+            || *part_start.last().unwrap() != parts.len() as u64
+        {
+            return bad("offsets do not match the lengths");
+        }
+        let t = OptionTable {
+            opt_start,
+            part_start,
+            parts,
+        };
+        for n in 0..t.heaps() {
+            for o in t.opt_start[n as usize]..t.opt_start[n as usize + 1] {
+                if t.option(o).iter().any(|&p| p >= n) {
+                    return bad(&format!("an option of heap {n} has a part not below {n}"));
+                }
+            }
+        }
+        Ok(t)
+    }
+
+    /// Number of heap sizes tabulated (`0..heaps()`).
+    pub fn heaps(&self) -> u64 {
+        self.opt_start.len() as u64 - 1
+    }
+
+    fn option(&self, o: u64) -> &[u64] {
+        &self.parts[self.part_start[o as usize] as usize..self.part_start[o as usize + 1] as usize]
+    }
+}
+
+/// One game a misère position may have components of.
+#[derive(Debug, Clone, Copy)]
+pub enum MisereGame<'a> {
+    Rule(&'a HeapRule),
+    Table(&'a OptionTable),
+    Graph(&'a Graph),
+}
+
+/// Options of a rule are listed in slices of this much work.
+const RULE_BUDGET: u64 = 1 << 12;
+/// Positions expanded between two looks at the clock.
+const POLL_EVERY: usize = 1 << 10;
+
+static NO_VALUES: Values = Values::U16(Vec::new());
+
+impl MisereGame<'_> {
+    fn check(&self, x: u64) -> Result<()> {
+        let (what, limit) = match self {
+            MisereGame::Rule(_) => return Ok(()),
+            MisereGame::Table(t) => ("heap", t.heaps()),
+            MisereGame::Graph(g) => ("vertex", g.num_vertices() as u64),
+        };
+        if x < limit {
+            Ok(())
+        } else {
+            Err(Error::Invalid(format!(
+                "{what} {x} is not in the table of options (below {limit})"
+            )))
+        }
+    }
+
+    /// Calls `f` with each option of component `x` (the heaps or vertex it leaves).
+    fn for_each_option(&self, x: u64, f: &mut dyn FnMut(&[u64]) -> Result<()>) -> Result<()> {
+        match *self {
+            MisereGame::Rule(rule) => {
+                let vals = HeapValues::new(&NO_VALUES, Tail::None)?;
+                let mut cur = Some(Cursor::START);
+                while let Some(c) = cur {
+                    let found = search(rule, &vals, x, None, c, RULE_BUDGET, false)?;
+                    for fam in &found.families {
+                        fam.try_for_each(f)?;
+                    }
+                    cur = found.next;
+                }
+                Ok(())
+            }
+            MisereGame::Table(t) => {
+                for o in t.opt_start[x as usize]..t.opt_start[x as usize + 1] {
+                    f(t.option(o))?;
+                }
+                Ok(())
+            }
+            MisereGame::Graph(g) => {
+                for &v in g.options(x as usize) {
+                    f(&[v as u64])?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn has_option(&self, x: u64) -> Result<bool> {
+        Ok(match *self {
+            MisereGame::Rule(rule) => {
+                let vals = HeapValues::new(&NO_VALUES, Tail::None)?;
+                !search(rule, &vals, x, None, Cursor::START, u64::MAX, true)?
+                    .families
+                    .is_empty()
+            }
+            MisereGame::Table(t) => t.opt_start[x as usize] < t.opt_start[x as usize + 1],
+            MisereGame::Graph(g) => g.out_degree(x as usize) > 0,
+        })
+    }
+}
+
+/// A fast hasher for small keys (FxHash's multiply-rotate), so that no dependency is needed.
+#[derive(Default, Clone, Copy)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64);
+    }
+    #[inline]
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+const UNKNOWN: u8 = 0;
+const P: u8 = 1;
+const N: u8 = 2;
+
+/// Every position met so far, numbered, with its outcome once known.
+#[derive(Default)]
+struct Memo {
+    index: FxMap<Rc<[Comp]>, u32>,
+    positions: Vec<Rc<[Comp]>>,
+    outcome: Vec<u8>,
+}
+
+impl Memo {
+    fn intern(&mut self, pos: Vec<Comp>, max: usize) -> Result<u32> {
+        if let Some(&id) = self.index.get(pos.as_slice()) {
+            return Ok(id);
+        }
+        if self.positions.len() >= max {
+            return Err(Error::Invalid(format!(
+                "the misère search met more than max_positions = {max} distinct positions and stopped: \
+                 misère sums do not add up by XOR, so every position reachable from this one must be \
+                 examined; try smaller heaps or raise max_positions"
+            )));
+        }
+        let id = self.positions.len() as u32;
+        let rc: Rc<[Comp]> = pos.into();
+        self.positions.push(rc.clone());
+        self.index.insert(rc, id);
+        self.outcome.push(UNKNOWN);
+        Ok(id)
+    }
+}
+
+/// An exhaustive misère solver over positions made of components of `games`.
+pub struct Misere<'a> {
+    games: &'a [MisereGame<'a>],
+    max_positions: usize,
+    ctl: &'a dyn Control,
+    memo: Memo,
+    live: FxMap<Comp, bool>,
+    expanded: usize,
+    last_poll: Instant,
+}
+
+fn is_live(games: &[MisereGame], live: &mut FxMap<Comp, bool>, c: Comp) -> Result<bool> {
+    if let Some(&b) = live.get(&c) {
+        return Ok(b);
+    }
+    let b = games[c.0 as usize].has_option(c.1)?;
+    live.insert(c, b);
+    Ok(b)
+}
+
+impl<'a> Misere<'a> {
+    pub fn new(games: &'a [MisereGame<'a>], max_positions: usize, ctl: &'a dyn Control) -> Self {
+        Misere {
+            games,
+            max_positions,
+            ctl,
+            memo: Memo::default(),
+            live: FxMap::default(),
+            expanded: 0,
+            last_poll: Instant::now(),
+        }
+    }
+
+    /// Distinct positions met so far.
+    pub fn positions(&self) -> usize {
+        self.memo.positions.len()
+    }
+
+    fn check(&self, comps: &[Comp]) -> Result<()> {
+        for &(g, x) in comps {
+            let game = self.games.get(g as usize).ok_or_else(|| {
+                Error::Invalid(format!("game index {g} is not below {}", self.games.len()))
+            })?;
+            game.check(x)?;
+        }
+        Ok(())
+    }
+
+    /// The position of these components, normalised (components with no move dropped, sorted).
+    fn intern(&mut self, comps: &[Comp]) -> Result<u32> {
+        let mut v = Vec::with_capacity(comps.len());
+        for &c in comps {
+            if is_live(self.games, &mut self.live, c)? {
+                v.push(c);
+            }
+        }
+        v.sort_unstable();
+        self.memo.intern(v, self.max_positions)
+    }
+
+    /// Whether the sum of `comps` is a P-position under misère play.
+    pub fn is_p(&mut self, comps: &[Comp]) -> Result<bool> {
+        self.check(comps)?;
+        let id = self.intern(comps)?;
+        self.solve(id)
+    }
+
+    /// Every move from the sum of `comps` to a misère P-position: the index of the component
+    /// moved in and the heaps (or vertex) it leaves.
+    pub fn winning_moves(&mut self, comps: &[Comp]) -> Result<Vec<(usize, Vec<u64>)>> {
+        self.check(comps)?;
+        let games = self.games;
+        let mut children = Vec::new();
+        for (i, &(g, x)) in comps.iter().enumerate() {
+            let mut rest: Vec<Comp> = comps.to_vec();
+            rest.remove(i);
+            let (memo, live, max) = (&mut self.memo, &mut self.live, self.max_positions);
+            games[g as usize].for_each_option(x, &mut |parts| {
+                let mut child = Vec::with_capacity(rest.len() + parts.len());
+                let moved = parts.iter().map(|&p| (g, p));
+                for c in rest.iter().copied().chain(moved) {
+                    if is_live(games, live, c)? {
+                        child.push(c);
+                    }
+                }
+                child.sort_unstable();
+                children.push((i, parts.to_vec(), memo.intern(child, max)?));
+                Ok(())
+            })?;
+        }
+        let mut out = Vec::new();
+        for (i, parts, id) in children {
+            if self.solve(id)? {
+                out.push((i, parts));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The ids of the options of position `id`.
+    fn expand(&mut self, id: u32) -> Result<Vec<u32>> {
+        self.expanded += 1;
+        if self.expanded % POLL_EVERY == 0 && self.last_poll.elapsed() >= POLL_INTERVAL {
+            self.ctl
+                .check(self.memo.positions.len() as u64, self.max_positions as u64)?;
+            self.last_poll = Instant::now();
+        }
+        let pos = self.memo.positions[id as usize].clone();
+        let games = self.games;
+        let (memo, live, max) = (&mut self.memo, &mut self.live, self.max_positions);
+        let mut children = Vec::new();
+        for i in 0..pos.len() {
+            if i > 0 && pos[i] == pos[i - 1] {
+                continue; // the same moves as the equal component before it
+            }
+            let (g, x) = pos[i];
+            games[g as usize].for_each_option(x, &mut |parts| {
+                // pos without component i is sorted: insert the live parts in place.
+                let mut child = Vec::with_capacity(pos.len() + parts.len());
+                child.extend_from_slice(&pos[..i]);
+                child.extend_from_slice(&pos[i + 1..]);
+                for &p in parts {
+                    let c = (g, p);
+                    if is_live(games, live, c)? {
+                        let at = child.partition_point(|&d| d < c);
+                        child.insert(at, c);
+                    }
+                }
+                children.push(memo.intern(child, max)?);
+                Ok(())
+            })?;
+        }
+        Ok(children)
+    }
+
+    /// Solves position `id` and everything it needs, depth first without recursion.
+    fn solve(&mut self, id: u32) -> Result<bool> {
+        if self.memo.outcome[id as usize] == UNKNOWN {
+            let mut stack: Vec<(u32, Vec<u32>, usize)> = vec![(id, self.expand(id)?, 0)];
+            while let Some((pid, children, next)) = stack.last_mut() {
+                let mut result = None;
+                let mut push = None;
+                while *next < children.len() {
+                    let c = children[*next];
+                    match self.memo.outcome[c as usize] {
+                        P => {
+                            result = Some(N);
+                            break;
+                        }
+                        N => *next += 1,
+                        _ => {
+                            push = Some(c);
+                            break;
+                        }
+                    }
+                }
+                if let Some(c) = push {
+                    let kids = self.expand(c)?;
+                    stack.push((c, kids, 0));
+                    continue;
+                }
+                // No move at all: the player to move has won (misère). All options N: P.
+                let r = result.unwrap_or(if children.is_empty() { N } else { P });
+                self.memo.outcome[*pid as usize] = r;
+                stack.pop();
+            }
+        }
+        Ok(self.memo.outcome[id as usize] == P)
+    }
+}
+
+/// For each row of `rows` (`width` heaps of game 0 per row, row-major): whether it is a misère
+/// P-position. Rows are split between threads, each with its own solver and position limit.
+pub fn misere_outcomes(
+    games: &[MisereGame],
+    rows: &[u64],
+    width: usize,
+    max_positions: usize,
+    ctl: &dyn Control,
+) -> Result<Vec<bool>> {
+    if width == 0 || rows.len() % width != 0 {
+        return Err(Error::Invalid(format!(
+            "{} heaps do not make rows of {width}",
+            rows.len()
+        )));
+    }
+    let n_rows = rows.len() / width;
+    let chunk = n_rows.div_ceil(rayon::current_num_threads().max(1)).max(1);
+    let parts: Vec<Result<Vec<bool>>> = rows
+        .par_chunks(chunk * width)
+        .map(|block| {
+            let mut m = Misere::new(games, max_positions, ctl);
+            block
+                .chunks(width)
+                .map(|r| {
+                    let comps: Vec<Comp> = r.iter().map(|&h| (0, h)).collect();
+                    m.is_p(&comps)
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = Vec::with_capacity(n_rows);
+    for p in parts {
+        out.extend(p?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoControl;
+    use crate::rules::{Subtraction, TakeAndBreak};
+    use std::collections::HashMap as Map;
+
+    /// Misère outcome by plain recursion over sorted heap lists (no dropping, no sharing).
+    fn naive(rule: &HeapRule, heaps: Vec<u64>, memo: &mut Map<Vec<u64>, bool>) -> bool {
+        let mut heaps = heaps;
+        heaps.sort_unstable();
+        if let Some(&r) = memo.get(&heaps) {
+            return r;
+        }
+        let games = [MisereGame::Rule(rule)];
+        let mut any_move = false;
+        let mut wins = false;
+        for i in 0..heaps.len() {
+            let mut opts = Vec::new();
+            games[0]
+                .for_each_option(heaps[i], &mut |p| {
+                    opts.push(p.to_vec());
+                    Ok(())
+                })
+                .unwrap();
+            for p in opts {
+                any_move = true;
+                let mut child = heaps.clone();
+                child.remove(i);
+                child.extend(p);
+                if naive(rule, child, memo) {
+                    wins = true;
+                }
+            }
+        }
+        let p = any_move && !wins;
+        memo.insert(heaps, p);
+        p
+    }
+
+    #[test]
+    fn misere_nim_rule() {
+        let nim = HeapRule::TakeAndBreak("0.[3]".parse().unwrap());
+        let games = [MisereGame::Rule(&nim)];
+        let mut m = Misere::new(&games, 1 << 20, &NoControl);
+        for a in 0..6u64 {
+            for b in 0..6 {
+                for c in 0..6 {
+                    let h = [a, b, c];
+                    let want = if h.iter().all(|&x| x <= 1) {
+                        h.iter().sum::<u64>() % 2 == 1
+                    } else {
+                        a ^ b ^ c == 0
+                    };
+                    assert_eq!(m.is_p(&[(0, a), (0, b), (0, c)]).unwrap(), want, "{h:?}");
+                }
+            }
+        }
+        // The empty sum: no move, so the player to move wins.
+        assert!(!m.is_p(&[]).unwrap());
+    }
+
+    #[test]
+    fn agrees_with_naive_recursion() {
+        let rules = [
+            HeapRule::TakeAndBreak(TakeAndBreak::parse("0.77").unwrap()),
+            HeapRule::TakeAndBreak(TakeAndBreak::parse("4!.0").unwrap()),
+            HeapRule::Subtraction(Subtraction::finite(vec![1, 3, 4]).unwrap()),
+        ];
+        for rule in &rules {
+            let games = [MisereGame::Rule(rule)];
+            let mut m = Misere::new(&games, 1 << 20, &NoControl);
+            let mut memo = Map::new();
+            for a in 0..9u64 {
+                for b in a..9 {
+                    for c in b..7 {
+                        let want = naive(rule, vec![a, b, c], &mut memo);
+                        assert_eq!(m.is_p(&[(0, c), (0, a), (0, b)]).unwrap(), want);
+                    }
+                }
+            }
+            // Winning moves lead exactly to P-positions.
+            let comps = [(0, 5), (0, 7), (0, 3)];
+            let wins = m.winning_moves(&comps).unwrap();
+            let mut count = 0;
+            for (i, &(_, x)) in comps.iter().enumerate() {
+                games[0]
+                    .for_each_option(x, &mut |p| {
+                        let mut child: Vec<u64> = comps.iter().map(|c| c.1).collect();
+                        child.remove(i);
+                        child.extend_from_slice(p);
+                        let is_win = naive(rule, child, &mut memo);
+                        assert_eq!(is_win, wins.contains(&(i, p.to_vec())));
+                        count += is_win as usize;
+                        Ok(())
+                    })
+                    .unwrap();
+            }
+            assert_eq!(count, wins.len());
+        }
+    }
+
+    #[test]
+    fn tables_and_graphs() {
+        // Kayles' options of heaps 0..8 as a table, and a small graph: a -> b -> c, a -> c.
+        let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+        let (mut os, mut ps, mut parts) = (vec![0u64], vec![0u64], Vec::new());
+        for n in 0..8 {
+            MisereGame::Rule(&kayles)
+                .for_each_option(n, &mut |p| {
+                    parts.extend_from_slice(p);
+                    ps.push(parts.len() as u64);
+                    Ok(())
+                })
+                .unwrap();
+            os.push(ps.len() as u64 - 1);
+        }
+        let table = OptionTable::new(os, ps, parts).unwrap();
+        let g = Graph::from_edges(3, &[0u32, 1, 0], &[1u32, 2, 2], &NoControl).unwrap();
+        let games = [
+            MisereGame::Rule(&kayles),
+            MisereGame::Table(&table),
+            MisereGame::Graph(&g),
+        ];
+        let mut m = Misere::new(&games, 1 << 20, &NoControl);
+        for a in 0..8 {
+            for b in 0..8 {
+                assert_eq!(
+                    m.is_p(&[(0, a), (0, b)]).unwrap(),
+                    m.is_p(&[(1, a), (0, b)]).unwrap()
+                );
+            }
+        }
+        // Vertex 1 (one move, to a terminal) is misère P; vertex 0 can move to it: N.
+        assert!(m.is_p(&[(2, 1)]).unwrap());
+        assert!(!m.is_p(&[(2, 0)]).unwrap());
+        assert_eq!(m.winning_moves(&[(2, 0)]).unwrap(), vec![(0, vec![1])]);
+        assert!(m.is_p(&[(1, 9)]).is_err());
+        assert!(m.is_p(&[(3, 0)]).is_err());
+        assert!(OptionTable::new(vec![0, 1], vec![0, 1], vec![0]).is_err());
+    }
+
+    #[test]
+    fn limit_is_an_error_not_a_hang() {
+        let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+        let games = [MisereGame::Rule(&kayles)];
+        let mut m = Misere::new(&games, 10_000, &NoControl);
+        let e = m.is_p(&[(0, 1_000_000_000_000_000_000)]).unwrap_err();
+        assert!(e.to_string().contains("max_positions = 10000"), "{e}");
+        assert!(m.positions() <= 10_000);
+    }
+
+    #[test]
+    fn batch_matches_single() {
+        let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+        let games = [MisereGame::Rule(&kayles)];
+        let rows: Vec<u64> = (0..300u64).map(|i| (i * 7 + i / 5) % 9).collect();
+        let got = misere_outcomes(&games, &rows, 3, 1 << 20, &NoControl).unwrap();
+        let mut m = Misere::new(&games, 1 << 20, &NoControl);
+        for (r, &g) in rows.chunks(3).zip(&got) {
+            let c: Vec<Comp> = r.iter().map(|&h| (0, h)).collect();
+            assert_eq!(m.is_p(&c).unwrap(), g);
+        }
+    }
+}
