@@ -125,11 +125,16 @@ pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
     }
 }
 
-/// The values still looked for by a search, as a bit set, and how many there are.
+/// The values a search looks for, as a bit set: the *required* ones (below `limit`), which it
+/// must find or prove absent, and optional ones above, recorded when met but never waited for.
 #[derive(Debug, Clone)]
 pub(crate) struct Want {
     pub bits: Vec<u64>,
+    /// Required values not found yet.
     pub left: u32,
+    pub limit: u32,
+    /// Pairs looked at by searches with this set (a statistic).
+    pub examined: u64,
 }
 
 impl Want {
@@ -138,15 +143,19 @@ impl Want {
         Want {
             bits: vec![0; words.max(16)],
             left: 0,
+            limit: 0,
+            examined: 0,
         }
     }
 
     /// Empties the set and fills it with the values of `class_words` (bit set per value) below
-    /// `c` that are missing from `set`.
+    /// `c` that are missing from `set`, the required ones being those below `required`.
     #[inline]
-    pub fn fill(&mut self, set: &[u64], class_words: impl Fn(usize) -> u64, c: u32) {
+    pub fn fill(&mut self, set: &[u64], class_words: impl Fn(usize) -> u64, required: u32, c: u32) {
+        if self.bits.len() < set.len() {
+            self.bits.resize(set.len(), 0);
+        }
         self.bits.fill(0);
-        self.left = 0;
         let last = (c >> 6) as usize;
         for (w, &s) in set.iter().enumerate().take(last + 1) {
             let mut m = !s & class_words(w);
@@ -154,8 +163,22 @@ impl Want {
                 m &= (1u64 << (c & 63)) - 1;
             }
             self.bits[w] = m;
-            self.left += m.count_ones();
         }
+        self.limit = required.min(c);
+        self.left = self.count_below(self.limit);
+    }
+
+    /// Wanted values below `v`.
+    pub fn count_below(&self, v: u32) -> u32 {
+        let (last, r) = ((v >> 6) as usize, v & 63);
+        let full: u32 = self.bits[..last.min(self.bits.len())]
+            .iter()
+            .map(|w| w.count_ones())
+            .sum();
+        full + self
+            .bits
+            .get(last)
+            .map_or(0, |w| (w & ((1u64 << r) - 1)).count_ones())
     }
 
     /// Smallest value still wanted.
@@ -172,8 +195,10 @@ impl Want {
         if let Some(word) = self.bits.get_mut(w) {
             if *word >> b & 1 == 1 {
                 *word &= !(1u64 << b);
-                set[w] |= 1u64 << b;
-                self.left -= 1;
+                if let Some(s) = set.get_mut(w) {
+                    *s |= 1u64 << b;
+                }
+                self.left -= (x < self.limit) as u32;
             }
         }
     }
@@ -210,39 +235,89 @@ pub(crate) fn simd_available() -> bool {
     }
 }
 
-/// The pairs `a + (s - a)` a search looks at: `a` from `a0` to `a1` (exclusive) in blocks of
-/// `block` pairs, block `k * step mod nb` at step `k` (`step` coprime with the number of blocks
-/// `nb`, so that every block is visited once; `step = 1`: in order).
+/// The pairs `a + (s - a)` a search looks at: `a` from `a0` to `a1` (exclusive) cut into `nb`
+/// blocks of `block` pairs, visited in the order `0, step, 2 step, ... (mod nb)` (`step` coprime
+/// with `nb`, so that every block comes once; `step = 1`: in order); only the visits `t0..t1` of
+/// that order.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Blocks {
     pub s: usize,
     pub a0: usize,
     pub a1: usize,
-    pub block: usize,
-    pub step: usize,
+    block: usize,
+    step: usize,
+    t0: usize,
+    t1: usize,
+}
+
+/// A step close to `0.382 nb` and coprime with `nb`: `k * step mod nb` visits every block once,
+/// well spread (golden-ratio sampling).
+pub(crate) fn spread_step(nb: usize) -> usize {
+    fn gcd(mut a: usize, mut b: usize) -> usize {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    }
+    let mut p = ((nb as f64 * 0.381_966_011_250_105_1).round() as usize).max(1);
+    while gcd(p, nb) != 1 {
+        p += 1;
+    }
+    p
 }
 
 impl Blocks {
-    /// `a0..a1` in order.
+    /// `a0..a1` in order, as one block.
     pub fn range(s: usize, a0: usize, a1: usize) -> Self {
         Blocks {
             s,
             a0,
-            a1,
+            a1: a1.max(a0),
             block: a1.saturating_sub(a0).max(1),
             step: 1,
+            t0: 0,
+            t1: 1,
+        }
+    }
+
+    /// `a0..a1` in blocks of `block` pairs, in spread order.
+    pub fn spread(s: usize, a0: usize, a1: usize, block: usize) -> Self {
+        let nb = a1.saturating_sub(a0).div_ceil(block);
+        Blocks {
+            s,
+            a0,
+            a1: a1.max(a0),
+            block,
+            step: spread_step(nb.max(1)),
+            t0: 0,
+            t1: nb,
+        }
+    }
+
+    /// Number of blocks.
+    pub fn count(&self) -> usize {
+        (self.a1 - self.a0).div_ceil(self.block)
+    }
+
+    /// Only the visits `t0..t1` (clamped to those of `self`).
+    pub fn part(&self, t0: usize, t1: usize) -> Self {
+        let t1 = t1.min(self.t1);
+        Blocks {
+            t0: t0.clamp(self.t0, t1),
+            t1,
+            ..*self
         }
     }
 
     /// Calls `f(b, e)` for each block `b..e` in visiting order until it returns true.
     #[inline(always)]
     fn each(&self, mut f: impl FnMut(usize, usize) -> bool) -> bool {
-        if self.a0 >= self.a1 {
+        let nb = self.count();
+        if nb == 0 || self.t0 >= self.t1 {
             return false;
         }
-        let nb = (self.a1 - self.a0).div_ceil(self.block);
-        let mut k = 0;
-        for _ in 0..nb {
+        let mut k = self.t0 * self.step % nb;
+        for _ in self.t0..self.t1.min(nb) {
             let b = self.a0 + k * self.block;
             if f(b, (b + self.block).min(self.a1)) {
                 return true;
@@ -288,12 +363,14 @@ pub(crate) fn search<T: Val>(
     blocks.each(|b, e| {
         let lo = &g[b..e];
         let hi = &g[s + 1 - e..s + 1 - b];
-        for (x, y) in lo.iter().zip(hi.iter().rev()) {
+        for (k, (x, y)) in lo.iter().zip(hi.iter().rev()).enumerate() {
             want.take(x.get() ^ y.get(), set);
             if want.left == 0 {
+                want.examined += k as u64 + 1;
                 return true;
             }
         }
+        want.examined += (e - b) as u64;
         false
     })
 }
@@ -349,7 +426,7 @@ mod avx2 {
         let word = want.bits.get_unchecked_mut(w);
         let m = *word & (1u64 << b);
         *word ^= m;
-        want.left -= (m != 0) as u32;
+        want.left -= (m != 0 && x < want.limit) as u32;
         if let Some(s) = set.get_mut(w) {
             *s |= m;
         }
@@ -412,6 +489,7 @@ mod avx2 {
                     }
                     acc
                 };
+                want.examined += 32;
                 if _mm256_testz_si256(byte, m) == 0 {
                     let hit = _mm256_cmpeq_epi8(_mm256_and_si256(byte, m), m);
                     let mut h = _mm256_movemask_epi8(hit) as u32;
@@ -427,6 +505,7 @@ mod avx2 {
                 }
                 k += 32;
             }
+            want.examined += (n - k) as u64;
             while k < n {
                 take(want, set, (*lp.add(k) ^ *hp.add(k)) as u32);
                 k += 1;
@@ -496,7 +575,12 @@ mod tests {
                 if bits < 6 {
                     want.bits[0] &= (1 << (1 << bits)) - 1;
                 }
-                want.left = want.bits.iter().map(|w| w.count_ones()).sum();
+                want.limit = if trial % 3 == 0 {
+                    1 << bits
+                } else {
+                    (rnd() % (1 << bits)) as u32
+                };
+                want.left = want.count_below(want.limit);
                 let (a0, a1) = (1 + trial * 7, 1 + trial * 7 + 37 * trial + 5);
                 let s = 2900 - trial;
                 let (mut w1, mut w2) = (want.clone(), want);
@@ -504,17 +588,12 @@ mod tests {
                 let blocks = if trial % 2 == 0 {
                     Blocks::range(s, a0, a1)
                 } else {
-                    Blocks {
-                        s,
-                        a0,
-                        a1,
-                        block: 40,
-                        step: 3,
-                    }
+                    Blocks::spread(s, a0, a1, 40).part(trial % 3, 1000)
                 };
                 let r1 = search(&g, &rev, false, bits, blocks, &mut w1, &mut s1);
                 let r2 = search(&g, &rev, simd_available(), bits, blocks, &mut w2, &mut s2);
                 assert_eq!(r1, r2, "bits {bits} trial {trial}");
+                assert_eq!(w1.left, w2.left);
                 if !r1 {
                     // Both looked at every pair: the same values were found.
                     assert_eq!(w1.bits, w2.bits, "bits {bits} trial {trial}");

@@ -12,9 +12,9 @@
 //! splits with exactly one rare part, single heaps, and removing the heap. These are all
 //! enumerated (O(#rare) per heap), giving the candidate `c`: the least common value that is not
 //! an option. Every rare value below `c` that is not yet known to be an option is then looked for
-//! among the other splits, in growing rounds that stop as soon as none is missing; if the splits
-//! run out, the smallest missing one is the value. Both branches are exhaustive arguments, so
-//! every value is exact whatever the mask; the mask only decides the speed.
+//! among the other splits, stopping as soon as none is missing; if the splits run out, the
+//! smallest missing one is the value. Both branches are exhaustive arguments, so every value is
+//! exact whatever the mask; the mask only decides the speed.
 //!
 //! **Mask.** The first heaps are computed by full search; then the mask minimising the number of
 //! rare heaps is chosen from the value histogram with a Walsh-Hadamard transform, and chosen
@@ -22,9 +22,15 @@
 //! when the number of heaps doubles. While rare heaps are not rare (more than one in
 //! `sparse_ratio`), every heap is computed by full search.
 //!
-//! **Blocks.** Heaps `[N, N + B)` are done together: every split whose parts are both below `N`
-//! (rare part against the block: contiguous slices `G[N - j - r ..]`; the searches) is done in
-//! parallel with rayon; then, heap by heap, the splits that reach into the block, and the mex.
+//! **Blocks.** Heaps `[N, N + B)` are done together, in three parts:
+//! 1. in parallel (rayon), every rare-part split whose parts are both below `N`: for a rare
+//!    heap `r`, the other parts of consecutive heaps are the contiguous slice `G[N - j - r ..]`;
+//! 2. heap by heap, the options that reach into the block, the candidate `c`, and the value when
+//!    no rare value below `c` is left unconfirmed; otherwise `c` is taken provisionally;
+//! 3. in parallel, the searches that confirm the provisional values. One that fails (its heap's
+//!    value is the smallest rare value not found: the heap is rare) ends the block there; the
+//!    heaps after it are computed again in the next block, which is made smaller.
+//!
 //! The values do not depend on the number of threads.
 //!
 //! ```
@@ -49,20 +55,27 @@ use crate::rules::TakeAndBreak;
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// Heaps per parallel task.
+/// Heaps per parallel task of the first part of a block.
 const CHUNK: usize = 64;
-/// A search first visits the blocks of this many pairs of its first `SPREAD` pairs in a
-/// low-discrepancy order: neighbouring pairs give correlated values, spread ones find the wanted
-/// values in about half as many pairs (Grundy's game) as an ascending scan.
+/// A search first looks at the `FIRST_PAIRS` splits with the smallest parts, in order (in some
+/// games, 0.354 for one, the rare values come only from those); then at the blocks of
+/// `SPREAD_BLOCK` pairs of its next `SPREAD` pairs in a low-discrepancy order (neighbouring
+/// pairs give correlated values: spread ones find the wanted values of Grundy's game in about
+/// half as many pairs as an ascending scan); then at the rest in order. `ROUND_BLOCKS` blocks of
+/// each split digit per round.
+const FIRST_PAIRS: usize = 128;
 const SPREAD_BLOCK: usize = 64;
 const SPREAD: usize = 1 << 16;
+const ROUND_BLOCKS: usize = 8;
 /// The reversed copy of the first values, read by the searches, covers at most this many heaps.
 const REV_MAX: usize = 1 << 17;
+/// Smallest block after refutations.
+const MIN_BLOCK: usize = 16;
 
 /// Tuning knobs of [`TakeAndBreakSparse`]; the defaults suit long runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SparseOptions {
-    /// Largest block of heaps done at once (the block is also at most a sixteenth of the heaps
+    /// Largest block of heaps done at once (a block is also at most a sixteenth of the heaps
     /// already known).
     pub block: usize,
     /// Heaps computed by full search before the first mask is chosen.
@@ -73,11 +86,8 @@ pub struct SparseOptions {
     /// Whether the searches may use the AVX2 kernel where the processor has it (they do the
     /// same thing without it, slower).
     pub simd: bool,
-    /// The parallel search of a heap looks for the rare values below its candidate and below
-    /// this many further candidates, in case the splits that reach into the block raise it.
-    pub lookahead: u32,
-    /// Pairs of each heap's first split digit taken with the rare parts, before the candidate is
-    /// known (all their values are recorded, at about the cost per pair of the rare parts).
+    /// Splits of each heap's first split digit (smallest parts first, both parts below the
+    /// block) whose values are all recorded with the rare parts, in the parallel part.
     pub prefix: usize,
 }
 
@@ -88,29 +98,30 @@ impl Default for SparseOptions {
             warmup: 128,
             sparse_ratio: 8,
             simd: true,
-            lookahead: 1,
             prefix: 0,
         }
     }
 }
 
-/// Work counters (pairs looked at), for benchmarks and tests.
+/// Work counters, for benchmarks and tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SparseStats {
-    /// Heaps computed in sparse mode and by full search.
+    /// Heaps computed in sparse mode and by full search (those computed again after a refuted
+    /// provisional value included).
     pub sparse_heaps: u64,
     pub dense_heaps: u64,
     /// Times the mask changed (the first choice included).
     pub mask_changes: u64,
     /// Rare-part pairs enumerated.
     pub rare_pairs: u64,
-    /// Pairs handed to searches (an upper bound: a search may stop early in a round) and full
-    /// searches.
+    /// Pairs whose values were all recorded: full searches (dense mode) and the prefixes.
+    pub full_pairs: u64,
+    /// Heaps whose rare values below the candidate had to be searched for, and the pairs those
+    /// searches looked at.
+    pub searches: u64,
     pub search_pairs: u64,
-    /// Heaps whose search had to go on in the sequential part of a block.
-    pub late_searches: u64,
-    /// Heaps of the sparse mode whose search looked at every split (their value is rare).
-    pub exhausted_searches: u64,
+    /// Provisional values refuted (each ends its block early).
+    pub refuted: u64,
 }
 
 impl SparseStats {
@@ -119,9 +130,10 @@ impl SparseStats {
         self.dense_heaps += o.dense_heaps;
         self.mask_changes += o.mask_changes;
         self.rare_pairs += o.rare_pairs;
+        self.full_pairs += o.full_pairs;
+        self.searches += o.searches;
         self.search_pairs += o.search_pairs;
-        self.late_searches += o.late_searches;
-        self.exhausted_searches += o.exhausted_searches;
+        self.refuted += o.refuted;
         self
     }
 }
@@ -237,18 +249,8 @@ impl Classes {
     /// smaller (no option reaches it, every option being below `2^bits`).
     #[inline]
     fn candidate(&self, set: &[u64], class: u32) -> u32 {
-        self.candidate_from(set, class, 0)
-    }
-
-    /// The least value `>= from` of `class` not in `set`, capped at `64 * set.len()`.
-    #[inline]
-    fn candidate_from(&self, set: &[u64], class: u32, from: u32) -> u32 {
-        let first = (from >> 6) as usize;
-        for (w, &s) in set.iter().enumerate().skip(first) {
-            let mut cand = !s & self.word(w, class);
-            if w == first {
-                cand &= u64::MAX << (from & 63);
-            }
+        for (w, &s) in set.iter().enumerate() {
+            let cand = !s & self.word(w, class);
             if cand != 0 {
                 return (w as u32) * 64 + cand.trailing_zeros();
             }
@@ -284,44 +286,42 @@ pub struct TakeAndBreakSparse {
     eval_rare: usize,
     eval_bits: u32,
     dense: bool,
+    /// Largest next block: shrinks after a refuted provisional value, grows back after.
+    next_block: usize,
     stats: SparseStats,
     rev: Reversed,
     buf: Buffers,
 }
 
-/// Per-block scratch: option sets, value flags and search outcomes of every heap of a block.
+/// Per-block scratch: option sets and value flags of every heap of a block, provisional values.
 #[derive(Default)]
 struct Buffers {
     sets: Vec<u64>,
     flags: Vec<u8>,
-    /// Per heap: the parallel search looked for every rare value below `limit`, and `exhausted`
-    /// its splits (those with both parts below the block) without finding all of them.
-    searched: Vec<Searched>,
+    pending: Vec<Pending>,
+    /// The rare heaps of the block (their values may still be provisional).
+    new_rare: Vec<usize>,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Searched {
-    limit: u32,
-    exhausted: bool,
+/// A heap whose candidate became its provisional value while some rare values below it were
+/// still unconfirmed: those values.
+#[derive(Debug, Clone)]
+struct Pending {
+    /// The heap, as an index in its block.
+    i: usize,
+    want: Want,
 }
 
-/// A step close to `0.382 nb` and coprime with `nb`: `k * step mod nb` visits every block once,
-/// well spread.
-fn spread_step(nb: usize) -> usize {
-    fn gcd(mut a: usize, mut b: usize) -> usize {
-        while b != 0 {
-            (a, b) = (b, a % b);
+impl Pending {
+    fn new(words: usize) -> Self {
+        Pending {
+            i: 0,
+            want: Want::new(words),
         }
-        a
     }
-    let mut p = ((nb as f64 * 0.381_966_011_250_105_1).round() as usize).max(1);
-    while gcd(p, nb) != 1 {
-        p += 1;
-    }
-    p
 }
 
-/// What the two parts of a block read.
+/// What the parts of a block read.
 struct Ctx<'a> {
     eng: &'a TakeAndBreakSparse,
     n0: usize,
@@ -387,6 +387,7 @@ impl TakeAndBreakSparse {
             eval_rare: 0,
             eval_bits: 0,
             dense: true,
+            next_block: opts.block.max(1),
             stats: SparseStats::default(),
             rev: Reversed::default(),
             buf: Buffers::default(),
@@ -469,6 +470,7 @@ impl TakeAndBreakSparse {
         self.eval_rare = 0;
         self.eval_bits = 0;
         self.dense = true;
+        self.next_block = self.opts.block.max(1);
         self.rev = Reversed::default();
     }
 
@@ -531,7 +533,7 @@ impl TakeAndBreakSparse {
     /// Heaps in the next block, starting at `n0`.
     fn block_len(&self, n0: usize, left: u64) -> usize {
         let b = if self.dense { n0 / 64 } else { n0 / 16 };
-        (b.clamp(1, self.opts.block.max(1)) as u64).min(left) as usize
+        (b.clamp(1, self.next_block) as u64).min(left) as usize
     }
 
     /// Keeps the reversed copy of the first values in step with `g`.
@@ -546,7 +548,7 @@ impl TakeAndBreakSparse {
     }
 
     /// Computes heaps `n0 .. n0 + b` (fewer when a value needs more bits than the block's sets
-    /// hold), pushing their values onto `g`.
+    /// hold, or a provisional value is refuted), pushing their values onto `g`.
     fn run_block<T: Val>(&mut self, g: &mut Vec<T>, b: usize) -> Result<()> {
         let n0 = g.len();
         self.refresh_rev(&g[..]);
@@ -556,13 +558,12 @@ impl TakeAndBreakSparse {
         let mut buf = std::mem::take(&mut self.buf);
         buf.sets.clear();
         buf.sets.resize(b * words, 0);
-        buf.searched.clear();
-        buf.searched.resize(b, Searched::default());
         // Dense blocks need no flags, but one byte per heap keeps the parallel chunks aligned.
         let stride = if self.dense { 1 } else { 64 * words };
         buf.flags.clear();
         buf.flags.resize(b * stride, 0);
 
+        // 1. In parallel: the options whose parts are all below n0.
         let cx = Ctx {
             eng: &*self,
             n0,
@@ -571,69 +572,99 @@ impl TakeAndBreakSparse {
             classes: &classes,
         };
         let gs = &g[..];
-        let st = if b >= 2 * CHUNK {
+        let mut stats = if b >= 2 * CHUNK {
             buf.sets
                 .par_chunks_mut(CHUNK * words)
                 .zip(buf.flags.par_chunks_mut(CHUNK * stride))
-                .zip(buf.searched.par_chunks_mut(CHUNK))
                 .enumerate()
-                .map(|(c, ((s, fl), se))| cx.parallel(gs, c * CHUNK, s, fl, se))
+                .map(|(c, (s, fl))| cx.parallel(gs, c * CHUNK, s, fl))
                 .reduce(SparseStats::default, SparseStats::add)
         } else {
-            cx.parallel(gs, 0, &mut buf.sets, &mut buf.flags, &mut buf.searched)
+            cx.parallel(gs, 0, &mut buf.sets, &mut buf.flags)
         };
-        let mut stats = self.stats.add(st);
 
-        let mut result = Ok(());
-        let mut want = Want::new(words);
-        let old_rare = self.rare.len();
+        // 2. Heap by heap: what reaches into the block; values, or provisional values.
+        let mut overflow = false;
+        let mut new_rare = std::mem::take(&mut buf.new_rare);
+        new_rare.clear();
+        let mut npending = 0;
         for i in 0..b {
             let set = &mut buf.sets[i * words..(i + 1) * words];
             let flags = &mut buf.flags[i * stride..(i + 1) * stride];
-            let cx = Ctx {
-                eng: &*self,
-                n0,
-                bits,
-                words,
-                classes: &classes,
-            };
-            let v = cx.sequential(
-                &g[..],
-                i,
-                old_rare,
-                set,
-                flags,
-                buf.searched[i],
-                &mut want,
-                &mut stats,
-            );
+            if buf.pending.len() == npending {
+                buf.pending.push(Pending::new(words));
+            }
+            let p = &mut buf.pending[npending];
+            let (v, provisional) = cx.sequential(&g[..], i, &new_rare, set, flags, p, &mut stats);
             if v > T::MAX {
-                result = Err(Error::Overflow);
+                overflow = true;
                 break;
             }
+            npending += provisional as usize;
             g.push(T::new(v));
-            self.commit(n0 + i, v);
+            if self.space.is_some_and(|m| m.is_rare((n0 + i) as u64, v)) {
+                new_rare.push(n0 + i);
+            }
             if bits_for(v) > bits {
                 // Later heaps may have options beyond the block's sets.
                 break;
             }
         }
-        self.stats = stats;
+
+        // 3. In parallel: confirm the provisional values; keep the block up to the first refuted.
+        let pending = &mut buf.pending[..npending];
+        let gs = &g[..];
+        let refuted: Option<(usize, u32)> = if npending >= 2 {
+            pending
+                .par_iter_mut()
+                .map(|p| cx.confirm(gs, p).map(|v| (p.i, v)))
+                .reduce_with(|a, b| match (a, b) {
+                    (Some(x), Some(y)) => Some(if x.0 <= y.0 { x } else { y }),
+                    (x, y) => x.or(y),
+                })
+                .flatten()
+        } else {
+            pending
+                .iter_mut()
+                .find_map(|p| cx.confirm(gs, p).map(|v| (p.i, v)))
+        };
+        stats.searches += npending as u64;
+        for p in pending.iter_mut() {
+            stats.search_pairs += std::mem::take(&mut p.want.examined);
+        }
+        match refuted {
+            Some((i, v)) => {
+                stats.refuted += 1;
+                g.truncate(n0 + i);
+                g.push(T::new(v));
+                overflow = false;
+                self.next_block = (2 * (i + 1)).clamp(MIN_BLOCK, self.opts.block.max(1));
+            }
+            None => self.next_block = (2 * self.next_block).min(self.opts.block.max(1)),
+        }
+        for x in n0..g.len() {
+            self.commit(x, g[x].get());
+        }
+        self.stats = self.stats.add(stats);
+        buf.new_rare = new_rare;
         self.buf = buf;
-        result
+        if overflow {
+            Err(Error::Overflow)
+        } else {
+            Ok(())
+        }
     }
 }
 
 impl Ctx<'_> {
-    /// Everything about heaps `n0 + i0 ..` (as many as `sets` holds) that only needs heaps below
-    /// `n0`: options from parts below `n0`, and the searches among them.
+    /// The options of heaps `n0 + i0 ..` (as many as `sets` holds) whose parts are all below
+    /// `n0`: single heaps, and the splits with a rare part (sparse mode) or all splits (dense).
     fn parallel<T: Val>(
         &self,
         g: &[T],
         i0: usize,
         sets: &mut [u64],
         flags: &mut [u8],
-        searched: &mut [Searched],
     ) -> SparseStats {
         let (eng, n0, words) = (self.eng, self.n0, self.words);
         debug_assert!(g.len() >= n0);
@@ -663,7 +694,7 @@ impl Ctx<'_> {
                     }
                     let (lo, end) = (sd.outer(i), sd.amax(n - sd.j) + 1);
                     fold_pairs(g, n - sd.j, lo, end, set);
-                    stats.search_pairs += end.saturating_sub(lo) as u64;
+                    stats.full_pairs += end.saturating_sub(lo) as u64;
                 }
             }
             stats.dense_heaps += len as u64;
@@ -692,121 +723,44 @@ impl Ctx<'_> {
                     // The equal split r + r is not a move.
                     let (a, b) = run.split_at_mut((eq - lo) * stride);
                     scatter_flags(g, gr, start, eq - lo, a, stride);
-                    scatter_flags(
-                        g,
-                        gr,
-                        start + (eq - lo) + 1,
-                        hi - eq - 1,
-                        &mut b[stride..],
-                        stride,
-                    );
+                    let after = &mut b[stride..];
+                    scatter_flags(g, gr, start + (eq - lo) + 1, hi - eq - 1, after, stride);
                 } else {
                     scatter_flags(g, gr, start, hi - lo, run, stride);
                 }
             }
         }
-        let mut want = Want::new(words);
         for k in 0..len {
             let (i, n) = (i0 + k, n0 + i0 + k);
-            let set = &mut sets[k * words..(k + 1) * words];
             let fl = &mut flags[k * stride..(k + 1) * stride];
-            // The first pairs of the first digit go with the rare parts (see `prefix`).
-            let mut prefix_end = 0;
             if let Some(sd) = eng.splits.first() {
-                if n >= sd.j + 2 {
+                if n >= sd.j + 2 && eng.opts.prefix > 0 {
                     let lo = sd.outer(i);
-                    prefix_end = (sd.amax(n - sd.j) + 1).min(lo + eng.opts.prefix).max(lo);
-                    fold_flags(g, n - sd.j, lo, prefix_end, fl);
-                    stats.search_pairs += (prefix_end - lo) as u64;
+                    let end = (sd.amax(n - sd.j) + 1).min(lo + eng.opts.prefix).max(lo);
+                    fold_flags(g, n - sd.j, lo, end, fl);
+                    stats.full_pairs += (end - lo) as u64;
                 }
             }
-            flags_to_set(fl, set);
-            let class = eng.common_class(n);
-            let mut c = self.classes.candidate(set, class);
-            for _ in 0..eng.opts.lookahead {
-                c = self.classes.candidate_from(set, class, c + 1);
-            }
-            want.fill(set, |w| self.classes.word(w, class ^ 1), c);
-            let from = |q: usize, sd: SplitDigit| {
-                if q == 0 {
-                    prefix_end.max(sd.outer(i))
-                } else {
-                    sd.outer(i)
-                }
-            };
-            let found = self.search(g, n, &from, set, &mut want, &mut stats);
-            searched[k] = Searched {
-                limit: c,
-                exhausted: !found,
-            };
+            flags_to_set(fl, &mut sets[k * words..(k + 1) * words]);
         }
         stats.sparse_heaps += len as u64;
         stats
     }
 
-    /// Searches the splits `a + (s - a)` of heap `n`, `a` from `from(q, digit)` up, for the
-    /// wanted values: for each digit the blocks of its first `SPREAD` pairs in spread order, then
-    /// for each digit the rest in order. True as soon as nothing is wanted; false when every one
-    /// of these splits was looked at.
-    fn search<T: Val>(
-        &self,
-        g: &[T],
-        n: usize,
-        from: &dyn Fn(usize, SplitDigit) -> usize,
-        set: &mut [u64],
-        want: &mut Want,
-        stats: &mut SparseStats,
-    ) -> bool {
-        if want.left == 0 {
-            return true;
-        }
-        let eng = self.eng;
-        let (rev, simd, bits) = (&eng.rev, eng.simd, self.bits);
-        // Each digit's spread window, then the rest of each digit in order.
-        for pass in 0..2 {
-            for (q, sd) in eng.splits.iter().enumerate() {
-                if n < sd.j + 2 {
-                    continue;
-                }
-                let s = n - sd.j;
-                let end = sd.amax(s) + 1;
-                let a0 = from(q, *sd).min(end);
-                let w1 = end.min(a0 + SPREAD);
-                let blocks = if pass == 0 {
-                    let nb = (w1 - a0).div_ceil(SPREAD_BLOCK);
-                    Blocks {
-                        s,
-                        a0,
-                        a1: w1,
-                        block: SPREAD_BLOCK,
-                        step: spread_step(nb.max(1)),
-                    }
-                } else {
-                    Blocks::range(s, w1, end)
-                };
-                stats.search_pairs += (blocks.a1 - blocks.a0) as u64;
-                if search(g, rev, simd, bits, blocks, want, set) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// The part of heap `n0 + i` that reaches into the block (`g` holds `G(0 .. n0 + i)`;
-    /// `old_rare` rare heaps are below `n0`), then its value.
+    /// The options of heap `n0 + i` that reach into the block (`g` holds `G(0 .. n0 + i)`;
+    /// `new_rare`: the rare heaps of the block so far), then its value: `(value, false)`, or
+    /// `(candidate, true)` with `pending` to be confirmed by [`Ctx::confirm`].
     #[allow(clippy::too_many_arguments)]
     fn sequential<T: Val>(
         &self,
         g: &[T],
         i: usize,
-        old_rare: usize,
+        new_rare: &[usize],
         set: &mut [u64],
         flags: &mut [u8],
-        searched: Searched,
-        want: &mut Want,
+        pending: &mut Pending,
         stats: &mut SparseStats,
-    ) -> u32 {
+    ) -> (u32, bool) {
         let (eng, n0) = (self.eng, self.n0);
         let n = n0 + i;
         debug_assert_eq!(g.len(), n);
@@ -822,9 +776,9 @@ impl Ctx<'_> {
                 }
                 let end = sd.outer(i).min(sd.amax(n - sd.j) + 1);
                 fold_pairs(g, n - sd.j, 1, end, set);
-                stats.search_pairs += end.saturating_sub(1) as u64;
+                stats.full_pairs += end.saturating_sub(1) as u64;
             }
-            return mex(set);
+            return (mex(set), false);
         }
         // Rare part against a block heap (r <= s - n0), or a rare heap of the block (r >= n0),
         // flagged (plain stores), then added to the set.
@@ -834,14 +788,13 @@ impl Ctx<'_> {
                 continue;
             }
             let s = n - sd.j;
-            let old = eng.rare[..old_rare].iter().take_while(|&&r| r + n0 <= s);
-            let new = eng.rare[old_rare..].iter().take_while(|&&r| r < s);
+            let old = eng.rare.iter().take_while(|&&r| r + n0 <= s);
+            let new = new_rare.iter().take_while(|&&r| r < s);
             for &r in old.chain(new) {
                 if r == 0 || (sd.unequal && 2 * r == s) {
                     continue;
                 }
-                let x = (g[r].get() ^ g[s - r].get()) as usize;
-                flags[x] = 1;
+                flags[(g[r].get() ^ g[s - r].get()) as usize] = 1;
                 any = true;
                 stats.rare_pairs += 1;
             }
@@ -851,34 +804,91 @@ impl Ctx<'_> {
         }
         let class = eng.common_class(n);
         let c = self.classes.candidate(set, class);
-        want.fill(set, |w| self.classes.word(w, class ^ 1), c);
-        if want.left == 0 {
-            return c;
+        pending
+            .want
+            .fill(set, |w| self.classes.word(w, class ^ 1), c, c);
+        pending.i = i;
+        (c, pending.want.left != 0)
+    }
+
+    /// Looks for a pending heap's wanted values among all its splits (`g` holds at least
+    /// `G(0 .. n0 + i)`). None when all are found (the provisional value stands); otherwise the
+    /// heap's value, the smallest value missing.
+    fn confirm<T: Val>(&self, g: &[T], p: &mut Pending) -> Option<u32> {
+        let n = self.n0 + p.i;
+        let mut scratch = [0u64; 0];
+        if self.search(&g[..n], n, &mut scratch, &mut p.want) {
+            None
+        } else {
+            p.want.first()
         }
-        // The splits with a part in the block, which the parallel search skipped; then the
-        // others again unless the parallel search already looked at all of them for every value
-        // wanted now.
-        stats.late_searches += 1;
+    }
+
+    /// Searches every split `a + (s - a)` of heap `n` for the wanted values: per split digit
+    /// first the smallest parts in order, then blocks spread over the next `SPREAD` pairs, then
+    /// the rest in order, going round-robin over the digits (one digit's splits may lack a value
+    /// that another's have at once). True as soon as no required value is wanted; false when
+    /// every split was looked at.
+    fn search<T: Val>(&self, g: &[T], n: usize, set: &mut [u64], want: &mut Want) -> bool {
+        let eng = self.eng;
+        let (rev, simd, bits) = (&eng.rev, eng.simd, self.bits);
+        let mut small = [Blocks::range(0, 0, 0); 4];
+        let mut big = Vec::new();
+        let spread: &mut [Blocks] = if eng.splits.len() <= small.len() {
+            &mut small[..eng.splits.len()]
+        } else {
+            big.resize(eng.splits.len(), Blocks::range(0, 0, 0));
+            &mut big[..]
+        };
         for sd in &eng.splits {
+            if n >= sd.j + 2 {
+                let s = n - sd.j;
+                let first = Blocks::range(s, 1, (sd.amax(s) + 1).min(1 + FIRST_PAIRS));
+                if search(g, rev, simd, bits, first, want, set) {
+                    return true;
+                }
+            }
+        }
+        let mut rounds = 0;
+        for (sd, bl) in eng.splits.iter().zip(spread.iter_mut()) {
             if n < sd.j + 2 {
                 continue;
             }
             let s = n - sd.j;
-            let end = sd.outer(i).min(sd.amax(s) + 1);
-            stats.search_pairs += end.saturating_sub(1) as u64;
-            let blocks = Blocks::range(s, 1, end);
-            if search(g, &eng.rev, eng.simd, self.bits, blocks, want, set) {
-                return c;
+            let (a0, end) = (1 + FIRST_PAIRS, sd.amax(s) + 1);
+            *bl = Blocks::spread(s, a0.min(end), end.min(a0 + SPREAD), SPREAD_BLOCK);
+            rounds = rounds.max(bl.count().div_ceil(ROUND_BLOCKS));
+        }
+        for r in 0..rounds {
+            for bl in spread.iter() {
+                let part = bl.part(r * ROUND_BLOCKS, (r + 1) * ROUND_BLOCKS);
+                if search(g, rev, simd, bits, part, want, set) {
+                    return true;
+                }
             }
         }
-        if !(searched.exhausted && c <= searched.limit) {
-            let from = |_: usize, sd: SplitDigit| sd.outer(i);
-            if self.search(g, n, &from, set, want, stats) {
-                return c;
+        const ROUND: usize = ROUND_BLOCKS * SPREAD_BLOCK;
+        let mut at = 0;
+        loop {
+            let mut any = false;
+            for (sd, bl) in eng.splits.iter().zip(spread.iter()) {
+                if n < sd.j + 2 {
+                    continue;
+                }
+                let (b, end) = (bl.a1 + at, sd.amax(bl.s) + 1);
+                if b < end {
+                    any = true;
+                    let part = Blocks::range(bl.s, b, (b + ROUND).min(end));
+                    if search(g, rev, simd, bits, part, want, set) {
+                        return true;
+                    }
+                }
             }
+            if !any {
+                return false;
+            }
+            at += ROUND;
         }
-        stats.exhausted_searches += 1;
-        want.first().map_or(c, |v| v.min(c))
     }
 }
 
@@ -899,20 +909,14 @@ impl Step for TakeAndBreakSparse {
             words,
             classes: &classes,
         };
-        let mut searched = [Searched::default()];
-        let mut stats = cx.parallel(g, 0, &mut set, &mut flags, &mut searched);
-        let mut want = Want::new(words);
-        let old_rare = self.rare.len();
-        Ok(cx.sequential(
-            g,
-            0,
-            old_rare,
-            &mut set,
-            &mut flags,
-            searched[0],
-            &mut want,
-            &mut stats,
-        ))
+        let mut stats = cx.parallel(g, 0, &mut set, &mut flags);
+        let mut p = Pending::new(words);
+        let (v, provisional) = cx.sequential(g, 0, &[], &mut set, &mut flags, &mut p, &mut stats);
+        Ok(if provisional {
+            cx.confirm(g, &mut p).unwrap_or(v)
+        } else {
+            v
+        })
     }
 
     fn extend_to<T: Val>(&mut self, g: &mut Vec<T>, target: u64, ctl: &dyn Control) -> Result<()> {
@@ -956,7 +960,6 @@ mod tests {
             warmup: 16,
             sparse_ratio: 0,
             simd: true,
-            lookahead: 1,
             prefix: 0,
         }
     }
