@@ -642,8 +642,8 @@ impl TakeAndBreakSparse {
             }
             None => self.next_block = (2 * self.next_block).min(self.opts.block.max(1)),
         }
-        for x in n0..g.len() {
-            self.commit(x, g[x].get());
+        for (x, v) in g.iter().enumerate().skip(n0) {
+            self.commit(x, v.get());
         }
         self.stats = self.stats.add(stats);
         buf.new_rare = new_rare;
