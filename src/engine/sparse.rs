@@ -71,6 +71,8 @@ const ROUND_BLOCKS: usize = 8;
 const REV_MAX: usize = 1 << 17;
 /// Smallest block after refutations.
 const MIN_BLOCK: usize = 16;
+/// Heaps per sub-block of the sequential part of a block.
+const SUB_BLOCK: usize = 32;
 
 /// Tuning knobs of [`TakeAndBreakSparse`]; the defaults suit long runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,6 +124,10 @@ pub struct SparseStats {
     pub search_pairs: u64,
     /// Provisional values refuted (each ends its block early).
     pub refuted: u64,
+    /// Wall time (nanoseconds) of the parallel parts of the blocks and of their sequential part
+    /// (the only statistic that depends on the machine).
+    pub parallel_ns: u64,
+    pub sequential_ns: u64,
 }
 
 impl SparseStats {
@@ -134,6 +140,8 @@ impl SparseStats {
         self.searches += o.searches;
         self.search_pairs += o.search_pairs;
         self.refuted += o.refuted;
+        self.parallel_ns += o.parallel_ns;
+        self.sequential_ns += o.sequential_ns;
         self
     }
 }
@@ -572,6 +580,7 @@ impl TakeAndBreakSparse {
             classes: &classes,
         };
         let gs = &g[..];
+        let clock = Instant::now();
         let mut stats = if b >= 2 * CHUNK {
             buf.sets
                 .par_chunks_mut(CHUNK * words)
@@ -583,34 +592,55 @@ impl TakeAndBreakSparse {
             cx.parallel(gs, 0, &mut buf.sets, &mut buf.flags)
         };
 
-        // 2. Heap by heap: what reaches into the block; values, or provisional values.
+        let t1 = clock.elapsed();
+        // 2. Heap by heap: what reaches into the block; values, or provisional values. The
+        //    block goes by sub-blocks: the rare-part splits whose block part lies in an earlier
+        //    sub-block are done for the whole sub-block at once (contiguous slices again).
         let mut overflow = false;
         let mut new_rare = std::mem::take(&mut buf.new_rare);
         new_rare.clear();
         let mut npending = 0;
-        for i in 0..b {
-            let set = &mut buf.sets[i * words..(i + 1) * words];
-            let flags = &mut buf.flags[i * stride..(i + 1) * stride];
-            if buf.pending.len() == npending {
-                buf.pending.push(Pending::new(words));
+        let mut k0 = 0;
+        'sub: while k0 < b {
+            let k1 = (k0 + SUB_BLOCK).min(b);
+            if !self.dense && k0 > 0 {
+                let flags = &mut buf.flags[..k1 * stride];
+                stats.rare_pairs += cx.inner_scatter(&g[..], k0, k1, &new_rare, flags);
             }
-            let p = &mut buf.pending[npending];
-            let (v, provisional) = cx.sequential(&g[..], i, &new_rare, set, flags, p, &mut stats);
-            if v > T::MAX {
-                overflow = true;
-                break;
+            for i in k0..k1 {
+                let set = &mut buf.sets[i * words..(i + 1) * words];
+                let flags = &mut buf.flags[i * stride..(i + 1) * stride];
+                if buf.pending.len() == npending {
+                    buf.pending.push(Pending::new(words));
+                }
+                let p = &mut buf.pending[npending];
+                let (mut v, mut provisional) =
+                    cx.sequential(&g[..], i, k0, &new_rare, set, flags, p, &mut stats);
+                if v > T::MAX && provisional {
+                    // Settle it before asking for wider storage: the value may be smaller.
+                    v = cx.confirm(&g[..], p).unwrap_or(v);
+                    provisional = false;
+                    stats.searches += 1;
+                    stats.search_pairs += std::mem::take(&mut p.want.examined);
+                }
+                if v > T::MAX {
+                    overflow = true;
+                    break 'sub;
+                }
+                npending += provisional as usize;
+                g.push(T::new(v));
+                if self.space.is_some_and(|m| m.is_rare((n0 + i) as u64, v)) {
+                    new_rare.push(n0 + i);
+                }
+                if bits_for(v) > bits {
+                    // Later heaps may have options beyond the block's sets.
+                    break 'sub;
+                }
             }
-            npending += provisional as usize;
-            g.push(T::new(v));
-            if self.space.is_some_and(|m| m.is_rare((n0 + i) as u64, v)) {
-                new_rare.push(n0 + i);
-            }
-            if bits_for(v) > bits {
-                // Later heaps may have options beyond the block's sets.
-                break;
-            }
+            k0 = k1;
         }
 
+        let t2 = clock.elapsed();
         // 3. In parallel: confirm the provisional values; keep the block up to the first refuted.
         let pending = &mut buf.pending[..npending];
         let gs = &g[..];
@@ -628,6 +658,9 @@ impl TakeAndBreakSparse {
                 .iter_mut()
                 .find_map(|p| cx.confirm(gs, p).map(|v| (p.i, v)))
         };
+        let t3 = clock.elapsed();
+        stats.parallel_ns += (t1 + t3 - t2).as_nanos() as u64;
+        stats.sequential_ns += (t2 - t1).as_nanos() as u64;
         stats.searches += npending as u64;
         for p in pending.iter_mut() {
             stats.search_pairs += std::mem::take(&mut p.want.examined);
@@ -747,14 +780,57 @@ impl Ctx<'_> {
         stats
     }
 
+    /// For the heaps `k0 .. k1` of the block (`g` holds `G(0 .. n0 + k0)`; `flags`, a block's
+    /// worth of value flags; `new_rare`, the rare heaps of the block so far): flags the values
+    /// of the splits with a rare part and the other part in `n0 .. n0 + k0`, or a rare part in
+    /// `n0 .. n0 + k0` and the other part below `n0`. Returns the number of pairs.
+    fn inner_scatter<T: Val>(
+        &self,
+        g: &[T],
+        k0: usize,
+        k1: usize,
+        new_rare: &[usize],
+        flags: &mut [u8],
+    ) -> u64 {
+        let (eng, n0) = (self.eng, self.n0);
+        let stride = 64 * self.words;
+        let mut pairs = 0;
+        for sd in &eng.splits {
+            let j = sd.j;
+            // Rare r below n0, other part n0 + i - j - r in n0 .. n0 + k0: i in r + j .. r + j + k0.
+            for &r in eng.rare.iter().take_while(|&&r| r + j < k1) {
+                let (lo, hi) = (k0.max(r + j), k1.min(r + j + k0));
+                if r == 0 || lo >= hi {
+                    continue;
+                }
+                let run = &mut flags[lo * stride..hi * stride];
+                scatter_flags(g, g[r].get(), n0 + lo - j - r, hi - lo, run, stride);
+                pairs += (hi - lo) as u64;
+            }
+            // Rare r in n0 .. n0 + k0, other part n0 + i - j - r >= 1 (below n0).
+            for &r in new_rare.iter().take_while(|&&r| r < n0 + k0) {
+                let lo = k0.max((r + j + 1).saturating_sub(n0));
+                if lo >= k1 {
+                    continue;
+                }
+                let run = &mut flags[lo * stride..k1 * stride];
+                scatter_flags(g, g[r].get(), n0 + lo - j - r, k1 - lo, run, stride);
+                pairs += (k1 - lo) as u64;
+            }
+        }
+        pairs
+    }
+
     /// The options of heap `n0 + i` that reach into the block (`g` holds `G(0 .. n0 + i)`;
-    /// `new_rare`: the rare heaps of the block so far), then its value: `(value, false)`, or
+    /// `new_rare`: the rare heaps of the block so far; the splits reaching only into the
+    /// sub-blocks before `k0` were flagged already), then its value: `(value, false)`, or
     /// `(candidate, true)` with `pending` to be confirmed by [`Ctx::confirm`].
     #[allow(clippy::too_many_arguments)]
     fn sequential<T: Val>(
         &self,
         g: &[T],
         i: usize,
+        k0: usize,
         new_rare: &[usize],
         set: &mut [u64],
         flags: &mut [u8],
@@ -780,16 +856,18 @@ impl Ctx<'_> {
             }
             return (mex(set), false);
         }
-        // Rare part against a block heap (r <= s - n0), or a rare heap of the block (r >= n0),
-        // flagged (plain stores), then added to the set.
-        let mut any = false;
+        // Rare part against a heap of this sub-block (r <= s - n0 - k0), or a rare heap of this
+        // sub-block (r >= n0 + k0); those reaching into earlier sub-blocks were flagged by
+        // `inner_scatter`. Flagged (plain stores), then added to the set.
+        let mut any = k0 > 0;
+        let from = new_rare.partition_point(|&r| r < n0 + k0);
         for sd in &eng.splits {
             if n < sd.j + 2 {
                 continue;
             }
             let s = n - sd.j;
-            let old = eng.rare.iter().take_while(|&&r| r + n0 <= s);
-            let new = new_rare.iter().take_while(|&&r| r < s);
+            let old = eng.rare.iter().take_while(|&&r| r + n0 + k0 <= s);
+            let new = new_rare[from..].iter().take_while(|&&r| r < s);
             for &r in old.chain(new) {
                 if r == 0 || (sd.unequal && 2 * r == s) {
                     continue;
@@ -911,7 +989,8 @@ impl Step for TakeAndBreakSparse {
         };
         let mut stats = cx.parallel(g, 0, &mut set, &mut flags);
         let mut p = Pending::new(words);
-        let (v, provisional) = cx.sequential(g, 0, &[], &mut set, &mut flags, &mut p, &mut stats);
+        let (v, provisional) =
+            cx.sequential(g, 0, 0, &[], &mut set, &mut flags, &mut p, &mut stats);
         Ok(if provisional {
             cx.confirm(g, &mut p).unwrap_or(v)
         } else {
@@ -953,7 +1032,8 @@ mod tests {
         s
     }
 
-    /// Options that use the sparse method as early and as much as possible.
+    /// Options that use the sparse method as early and as much as possible, with small blocks
+    /// (so that small tests still cross many block and sub-block boundaries).
     fn eager() -> SparseOptions {
         SparseOptions {
             block: 64,
@@ -964,21 +1044,42 @@ mod tests {
         }
     }
 
+    /// Option sets that exercise different paths: defaults, eager, no vector kernel, a prefix,
+    /// tiny blocks.
+    fn variants() -> Vec<SparseOptions> {
+        vec![
+            SparseOptions::default(),
+            eager(),
+            SparseOptions {
+                simd: false,
+                prefix: 40,
+                ..eager()
+            },
+            SparseOptions {
+                block: 16,
+                warmup: 40,
+                ..eager()
+            },
+        ]
+    }
+
     #[test]
     fn grundy_first_values() {
         let s = sparse_with("4!.0", 3000, SparseOptions::default());
-        let want = exact("4!.0", 3000);
-        assert_eq!(s.values().to_vec(), want);
+        assert_eq!(s.values().to_vec(), exact("4!.0", 3000));
         assert_eq!(
             s.step().rare_positions()[..16],
             [0, 1, 2, 3, 4, 6, 7, 9, 10, 12, 15, 20, 23, 26, 28, 31]
         );
         assert_eq!(s.step().mask().unwrap().mask & 0xFF, 0xFE);
+        let space = s.step().space().unwrap();
+        assert_eq!(space.rare_count + space.common_count, 3000);
+        assert_eq!(space, sparse_space(&s.values().to_vec()).clone());
     }
 
     #[test]
     fn refuses_what_it_does_not_handle() {
-        for code in ["0.[3]", "0.4F", "8.0", "0.1[37]"] {
+        for code in ["0.[3]", "0.4F", "8.0", "0.1[37]", "C!.0"] {
             let rule = TakeAndBreak::parse(code).unwrap();
             assert!(!TakeAndBreakSparse::supports(&rule));
             assert!(TakeAndBreakSparse::new(rule).is_err(), "{code}");
@@ -987,21 +1088,221 @@ mod tests {
 
     #[test]
     fn all_two_digit_codes_match_exact() {
-        let mut codes: Vec<String> =
-            vec!["4.0".into(), "4!.0".into(), "0.4!".into(), "0.04!".into()];
+        let mut codes: Vec<String> = ["4.0", "4!.0", "0.4!", "0.04!", "4.7", "4!.6!2"]
+            .map(String::from)
+            .to_vec();
         for d1 in 0..8 {
             for d2 in 0..8 {
                 codes.push(format!("0.{d1}{d2}"));
             }
         }
-        codes.push("4.7".into());
-        codes.push("4!.6!2".into());
-        for code in &codes {
-            let want = exact(code, 1500);
+        // Every code with the defaults and eagerly sparse (slow in a debug build for games
+        // without sparse space: fewer heaps), the other variants in turn.
+        let variants = variants();
+        for (k, code) in codes.iter().enumerate() {
+            let want = exact(code, 2500);
+            for (opts, n) in [
+                (variants[0], 2500),
+                (variants[1], 1500),
+                (variants[2 + k % 2], 1000),
+            ] {
+                let got = sparse_with(code, n as u64, opts).values().to_vec();
+                assert_eq!(got, want[..n], "{code} {opts:?}");
+            }
+        }
+    }
+
+    /// Pseudo-random longer codes, with `!` and every `d0`.
+    #[test]
+    fn random_codes_match_exact() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for k in 0..40 {
+            let d0 = ["0", "4", "4!"][rnd(3) as usize];
+            let len = 1 + rnd(4);
+            let digits: String = (0..len)
+                .map(|_| {
+                    let d = rnd(8);
+                    let bang = if d >= 4 && rnd(3) == 0 { "!" } else { "" };
+                    format!("{d}{bang}")
+                })
+                .collect();
+            let code = format!("{d0}.{digits}");
+            let want = exact(&code, 1200);
+            let opts = variants()[1 + k % 3];
+            let got = sparse_with(&code, 1200, opts).values().to_vec();
+            assert_eq!(got, want, "{code} {opts:?}");
+        }
+    }
+
+    #[test]
+    fn identical_for_any_thread_count() {
+        for code in ["4!.0", "0.354", "0.127"] {
+            let want = exact(code, 6000);
+            for k in 1..=4 {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(k)
+                    .build()
+                    .unwrap();
+                let got = pool.install(|| sparse_with(code, 6000, SparseOptions::default()));
+                assert_eq!(got.values().to_vec(), want, "{code} with {k} threads");
+            }
+        }
+    }
+
+    /// 0.127 and 0.015 change mask once values grow; 0.127 and 0.104 need the parity of the heap.
+    #[test]
+    fn mask_changes_mid_run() {
+        for code in ["0.127", "0.015", "0.104", "0.106"] {
+            let s = sparse_with(code, 3000, eager());
+            assert_eq!(s.values().to_vec(), exact(code, 3000), "{code}");
+            assert!(s.step().stats().mask_changes >= 2, "{code}");
+            assert!(!s.step().is_dense(), "{code}");
+        }
+        let s = sparse_with("0.127", 3000, eager());
+        assert!(s.step().mask().unwrap().parity);
+        // The rare list is the classification of the values under the final mask.
+        let values = s.values().to_vec();
+        let space = SparseSpace::classify(&values, s.step().mask().unwrap());
+        let listed: Vec<u64> = s
+            .step()
+            .rare_positions()
+            .iter()
+            .map(|&r| r as u64)
+            .collect();
+        assert_eq!(space.rare_positions, listed);
+    }
+
+    /// Dawson's chess has no sparse space: every heap by full search, still exact.
+    #[test]
+    fn game_without_sparse_space() {
+        let s = sparse_with("0.137", 3000, SparseOptions::default());
+        assert_eq!(s.values().to_vec(), exact("0.137", 3000));
+        assert!(s.step().is_dense());
+        assert!(s.step().rare_count() > 300);
+        // Forced sparse, it is slower but still exact.
+        let s = sparse_with("0.137", 1500, eager());
+        assert_eq!(s.values().to_vec(), exact("0.137", 1500));
+    }
+
+    #[test]
+    fn resumes_in_pieces() {
+        for code in ["4!.0", "0.77", "0.354"] {
+            let want = exact(code, 5000);
+            let rule = TakeAndBreak::parse(code).unwrap();
+            let mut s = Sequence::new(TakeAndBreakSparse::with_options(rule, eager()).unwrap());
+            for n in [1, 2, 3, 17, 100, 101, 999, 2500, 5000] {
+                s.extend(n, &NoControl).unwrap();
+                assert_eq!(s.values().len() as u64, n);
+            }
+            assert_eq!(s.values().to_vec(), want, "{code}");
+        }
+    }
+
+    /// The one-value-at-a-time path (`compute`, as the default `extend_to` uses it).
+    #[test]
+    fn single_steps_match() {
+        struct OneByOne(TakeAndBreakSparse);
+        impl Step for OneByOne {
+            fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
+                self.0.compute(g)
+            }
+        }
+        for code in ["4!.0", "0.354", "0.127", "0.77"] {
+            let rule = TakeAndBreak::parse(code).unwrap();
+            let mut s = Sequence::new(OneByOne(
+                TakeAndBreakSparse::with_options(rule, eager()).unwrap(),
+            ));
+            s.extend(1500, &NoControl).unwrap();
+            assert_eq!(s.values().to_vec(), exact(code, 1500), "{code}");
+        }
+    }
+
+    /// Values too large for the storage: every smaller heap is pushed, then `Overflow`; the
+    /// driver widens and the solver goes on from there.
+    #[test]
+    fn overflow_then_wider_storage() {
+        #[derive(Clone, Copy, Default, Debug, PartialEq)]
+        struct Tiny(u8);
+        impl Val for Tiny {
+            const MAX: u32 = 7;
+            fn get(self) -> u32 {
+                self.0 as u32
+            }
+            fn new(v: u32) -> Self {
+                Tiny(v as u8)
+            }
+        }
+        let want = exact("4!.0", 3000);
+        let rule = TakeAndBreak::parse("4!.0").unwrap();
+        let mut eng = TakeAndBreakSparse::with_options(rule, eager()).unwrap();
+        let mut tiny: Vec<Tiny> = Vec::new();
+        assert_eq!(
+            eng.extend_to(&mut tiny, 3000, &NoControl),
+            Err(Error::Overflow)
+        );
+        let first_big = want.iter().position(|&v| v > 7).unwrap();
+        assert_eq!(tiny.len(), first_big);
+        let mut wide: Vec<u32> = tiny.iter().map(|v| v.get()).collect();
+        eng.extend_to(&mut wide, 3000, &NoControl).unwrap();
+        assert_eq!(wide, want);
+    }
+
+    /// Interrupted by its control, the computation keeps what it proved and resumes.
+    #[test]
+    fn interrupted_and_resumed() {
+        struct StopAt(u64);
+        impl Control for StopAt {
+            fn check(&self, done: u64, _: u64) -> Result<()> {
+                if done >= self.0 {
+                    Err(Error::Interrupted)
+                } else {
+                    Ok(())
+                }
+            }
+        }
+        let want = exact("4!.0", 4000);
+        let rule = TakeAndBreak::parse("4!.0").unwrap();
+        let mut s = Sequence::new(TakeAndBreakSparse::with_options(rule, eager()).unwrap());
+        assert_eq!(s.extend(4000, &StopAt(1000)), Err(Error::Interrupted));
+        let got = s.values().to_vec();
+        assert!(got.len() >= 1000);
+        assert_eq!(got[..], want[..got.len()]);
+        s.extend(4000, &NoControl).unwrap();
+        assert_eq!(s.values().to_vec(), want);
+    }
+
+    /// Long runs against the exact engine and published periods. Minutes in a debug build:
+    /// `cargo test --release -- --ignored`.
+    #[test]
+    #[ignore]
+    fn long_runs_match_exact() {
+        for code in ["0.16", "0.137", "0.354", "0.156", "4!.0", "0.77", "0.127"] {
+            let want = exact(code, 200_000);
             for opts in [SparseOptions::default(), eager()] {
-                let got = sparse_with(code, 1500, opts).values().to_vec();
+                let got = sparse_with(code, 200_000, opts).values().to_vec();
                 assert_eq!(got, want, "{code} {opts:?}");
             }
         }
+    }
+
+    /// 0.16: preperiod 105351, period 149459, largest value 23 (Gangolli and Plambeck), checked
+    /// over the range the octal periodicity theorem asks for (t = 2).
+    #[test]
+    #[ignore]
+    fn published_period_of_0_16() {
+        let (n0, p) = (105_351usize, 149_459usize);
+        let n = 2 * n0 + p + 2;
+        let g = sparse_with("0.16", n as u64, SparseOptions::default())
+            .values()
+            .to_vec();
+        assert!((n0..n - p).all(|i| g[i] == g[i + p]));
+        assert_ne!(g[n0 - 1], g[n0 - 1 + p]);
+        assert_eq!(g.iter().max(), Some(&23));
     }
 }
