@@ -6,7 +6,8 @@
 //! ```
 //!
 //! Each case prints the wall time, values per second, and the 1-vs-2-thread ratio. The
-//! environment variables `SPARSE_BLOCK`, `SPARSE_PREFIX`, `SPARSE_SIMD` (0/1) override
+//! environment variables `SPARSE_BLOCK`, `SPARSE_WORK`, `SPARSE_CHUNK`, `SPARSE_SUB`,
+//! `SPARSE_PREFIX`, `SPARSE_SIMD` (0/1) override
 //! [`SparseOptions`] for tuning; `SPARSE_STATS=1` prints the work counters.
 
 use grundy::engine::{NoControl, Sequence, SparseOptions, TakeAndBreakExact, TakeAndBreakSparse};
@@ -18,6 +19,15 @@ fn options() -> SparseOptions {
     let env = |k: &str| std::env::var(k).ok().map(|v| v.parse::<usize>().unwrap());
     if let Some(v) = env("SPARSE_BLOCK") {
         o.block = v;
+    }
+    if let Some(v) = env("SPARSE_CHUNK") {
+        o.chunk = v;
+    }
+    if let Some(v) = env("SPARSE_SUB") {
+        o.sub_block = v;
+    }
+    if let Some(v) = env("SPARSE_WORK") {
+        o.block_work = v as u64;
     }
     if let Some(v) = env("SPARSE_PREFIX") {
         o.prefix = v;

@@ -73,7 +73,7 @@ pub(crate) fn fold_pairs<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, set: &
 /// For each heap `k` of a run (`flags` holds `stride` bytes per heap, `len` heaps), flags value
 /// `gr ^ G[start + k]`: a fixed part of value `gr` against consecutive other parts. Every value
 /// `gr ^ G[..]` must be below `stride`.
-#[inline(never)]
+#[inline]
 pub(crate) fn scatter_flags<T: Val>(
     g: &[T],
     gr: u32,
@@ -95,7 +95,7 @@ pub(crate) fn scatter_flags<T: Val>(
 
 /// Flags `G(a) ^ G(s - a)` for `a` in `a0..a1` in `flags` (one byte per value; every value must
 /// be below `flags.len()`).
-#[inline(never)]
+#[inline]
 pub(crate) fn fold_flags<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, flags: &mut [u8]) {
     if a0 >= a1 {
         return;
@@ -111,7 +111,28 @@ pub(crate) fn fold_flags<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, flags:
 }
 
 /// ORs the values flagged in `flags` (one 0/1 byte per value, `64 * set.len()` bytes) into `set`.
-#[inline(never)]
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
+    use std::arch::x86_64::*;
+    assert!(flags.len() >= 64 * set.len());
+    for (w, block) in set.iter_mut().zip(flags.chunks_exact(64)) {
+        let mut bits = 0u64;
+        for q in 0..4 {
+            // SAFETY: SSE2 is part of x86_64; the 16 bytes read lie within `block` (64 bytes).
+            let m = unsafe {
+                let v = _mm_loadu_si128(block.as_ptr().add(16 * q) as *const __m128i);
+                _mm_movemask_epi8(_mm_sub_epi8(_mm_setzero_si128(), v)) as u32 as u64
+            };
+            bits |= m << (16 * q);
+        }
+        *w |= bits;
+    }
+}
+
+/// ORs the values flagged in `flags` (one 0/1 byte per value, `64 * set.len()` bytes) into `set`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
 pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
     // Eight 0/1 bytes to eight bits: the multiplier moves byte i to bit 56 + i (no carries).
     const GATHER: u64 = 0x0102_0408_1020_4080;
@@ -452,6 +473,10 @@ mod avx2 {
             -128, 1, 2, 4, 8, 16, 32, 64, -128,
         );
         let push = _mm256_set1_epi8(0x70);
+        let lane = _mm256_setr_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15,
+        );
         let mut t = tables::<T>(want);
         let (l, s) = (rev.len(), blocks.s);
         // Every pair read: rev[l - e ..] with e <= a1 <= l, g[.. s + 1 - b] with b >= a0.
@@ -491,29 +516,58 @@ mod avx2 {
                 };
                 want.examined += 32;
                 if _mm256_testz_si256(byte, m) == 0 {
-                    let hit = _mm256_cmpeq_epi8(_mm256_and_si256(byte, m), m);
-                    let mut h = _mm256_movemask_epi8(hit) as u32;
+                    // Take the values of the hit lanes one by one, clearing each from the
+                    // tables (in registers); the other lanes holding it are dropped only when
+                    // more hits remain.
+                    let hits = _mm256_cmpeq_epi8(_mm256_and_si256(byte, m), m);
+                    let mut h = _mm256_movemask_epi8(hits) as u32;
                     while h != 0 {
                         let p = k + PAIR_OF_BYTE[h.trailing_zeros() as usize] as usize;
                         h &= h - 1;
-                        take(want, set, (*lp.add(p) ^ *hp.add(p)) as u32);
+                        let x = (*lp.add(p) ^ *hp.add(p)) as u32;
+                        let word = *want.bits.get_unchecked((x >> 6) as usize);
+                        if word >> (x & 63) & 1 == 0 {
+                            continue;
+                        }
+                        take(want, set, x);
+                        if want.left == 0 {
+                            return true;
+                        }
+                        let onehot = _mm256_and_si256(
+                            _mm256_cmpeq_epi8(lane, _mm256_set1_epi8(((x >> 3) & 15) as i8)),
+                            _mm256_set1_epi8((1u32 << (x & 7)) as u8 as i8),
+                        );
+                        let tt = (x >> 7) as usize;
+                        t[tt] = _mm256_andnot_si256(onehot, t[tt]);
+                        if h != 0 {
+                            let xv = _mm256_set1_epi16(x as i16);
+                            let same = _mm256_packs_epi16(
+                                _mm256_cmpeq_epi16(x0, xv),
+                                _mm256_cmpeq_epi16(x1, xv),
+                            );
+                            h &= !(_mm256_movemask_epi8(same) as u32);
+                        }
                     }
-                    if want.left == 0 {
-                        return true;
-                    }
-                    t = tables::<T>(want);
                 }
                 k += 32;
             }
             want.examined += (n - k) as u64;
+            let mut tail_took = false;
             while k < n {
-                take(want, set, (*lp.add(k) ^ *hp.add(k)) as u32);
+                let x = (*lp.add(k) ^ *hp.add(k)) as u32;
+                let word = *want.bits.get_unchecked((x >> 6) as usize);
+                if word >> (x & 63) & 1 == 1 {
+                    take(want, set, x);
+                    tail_took = true;
+                }
                 k += 1;
             }
             if want.left == 0 {
                 return true;
             }
-            t = tables::<T>(want);
+            if tail_took {
+                t = tables::<T>(want);
+            }
             false
         })
     }

@@ -55,8 +55,6 @@ use crate::rules::TakeAndBreak;
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// Heaps per parallel task of the first part of a block.
-const CHUNK: usize = 64;
 /// A search first looks at the `FIRST_PAIRS` splits with the smallest parts, in order (in some
 /// games, 0.354 for one, the rare values come only from those); then at the blocks of
 /// `SPREAD_BLOCK` pairs of its next `SPREAD` pairs in a low-discrepancy order (neighbouring
@@ -71,15 +69,23 @@ const ROUND_BLOCKS: usize = 8;
 const REV_MAX: usize = 1 << 17;
 /// Smallest block after refutations.
 const MIN_BLOCK: usize = 16;
-/// Heaps per sub-block of the sequential part of a block.
-const SUB_BLOCK: usize = 32;
+/// Fixed cost of a heap in a block, in pairs (for the block size).
+const HEAP_COST: u64 = 256;
+/// Provisional values per confirmation task.
+const SPAWN_BATCH: usize = 32;
 
 /// Tuning knobs of [`TakeAndBreakSparse`]; the defaults suit long runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SparseOptions {
-    /// Largest block of heaps done at once (a block is also at most a sixteenth of the heaps
-    /// already known).
+    /// Largest block of heaps done at once. A block is also at most a sixteenth of the heaps
+    /// already known, and sized so that it holds about `block_work` pairs of work (estimated
+    /// from the previous block), enough for the threads to share.
     pub block: usize,
+    pub block_work: u64,
+    /// Heaps per parallel task in the first part of a block.
+    pub chunk: usize,
+    /// Heaps per sub-block of the sequential part of a block.
+    pub sub_block: usize,
     /// Heaps computed by full search before the first mask is chosen.
     pub warmup: usize,
     /// Sparse mode while `rare_count * sparse_ratio <= heaps`; full search otherwise. 0: always
@@ -96,7 +102,10 @@ pub struct SparseOptions {
 impl Default for SparseOptions {
     fn default() -> Self {
         SparseOptions {
-            block: 512,
+            block: 2048,
+            block_work: 1 << 21,
+            chunk: 64,
+            sub_block: 32,
             warmup: 128,
             sparse_ratio: 8,
             simd: true,
@@ -296,6 +305,8 @@ pub struct TakeAndBreakSparse {
     dense: bool,
     /// Largest next block: shrinks after a refuted provisional value, grows back after.
     next_block: usize,
+    /// Pairs of work per heap in the last block, plus a fixed cost per heap.
+    work_per_heap: u64,
     stats: SparseStats,
     rev: Reversed,
     buf: Buffers,
@@ -318,6 +329,8 @@ struct Pending {
     /// The heap, as an index in its block.
     i: usize,
     want: Want,
+    /// Set by the confirmation when the provisional value is wrong: the heap's value.
+    refuted: Option<u32>,
 }
 
 impl Pending {
@@ -325,7 +338,47 @@ impl Pending {
         Pending {
             i: 0,
             want: Want::new(words),
+            refuted: None,
         }
+    }
+}
+
+/// The values of a block being computed, shared between the thread that writes them in order
+/// and the confirmation tasks, which read only values written before they were spawned.
+struct Shared<T> {
+    ptr: *mut T,
+    len: usize,
+}
+
+// SAFETY: `Shared` hands out slices of values and writes single values; its users keep the
+// slices and the writes disjoint (see `prefix` and `write`), and `T` is `Send + Sync`.
+unsafe impl<T: Send + Sync> Send for Shared<T> {}
+unsafe impl<T: Send + Sync> Sync for Shared<T> {}
+
+impl<T> Shared<T> {
+    fn new(values: &mut [T]) -> Self {
+        Shared {
+            ptr: values.as_mut_ptr(),
+            len: values.len(),
+        }
+    }
+
+    /// The first `n` values.
+    ///
+    /// # Safety
+    /// None of them may be written while the slice is alive, and the storage must outlive it.
+    unsafe fn prefix<'a>(&self, n: usize) -> &'a [T] {
+        assert!(n <= self.len);
+        std::slice::from_raw_parts(self.ptr, n)
+    }
+
+    /// Writes value `i`.
+    ///
+    /// # Safety
+    /// No slice covering `i` may be alive.
+    unsafe fn write(&self, i: usize, v: T) {
+        assert!(i < self.len);
+        self.ptr.add(i).write(v)
     }
 }
 
@@ -396,6 +449,7 @@ impl TakeAndBreakSparse {
             eval_bits: 0,
             dense: true,
             next_block: opts.block.max(1),
+            work_per_heap: HEAP_COST,
             stats: SparseStats::default(),
             rev: Reversed::default(),
             buf: Buffers::default(),
@@ -479,6 +533,7 @@ impl TakeAndBreakSparse {
         self.eval_bits = 0;
         self.dense = true;
         self.next_block = self.opts.block.max(1);
+        self.work_per_heap = HEAP_COST;
         self.rev = Reversed::default();
     }
 
@@ -540,8 +595,9 @@ impl TakeAndBreakSparse {
 
     /// Heaps in the next block, starting at `n0`.
     fn block_len(&self, n0: usize, left: u64) -> usize {
-        let b = if self.dense { n0 / 64 } else { n0 / 16 };
-        (b.clamp(1, self.next_block) as u64).min(left) as usize
+        let by_work = (self.opts.block_work / self.work_per_heap.max(1)) as usize;
+        let b = by_work.min(n0 / 16).min(self.next_block).max(1);
+        (b as u64).min(left) as usize
     }
 
     /// Keeps the reversed copy of the first values in step with `g`.
@@ -581,89 +637,115 @@ impl TakeAndBreakSparse {
         };
         let gs = &g[..];
         let clock = Instant::now();
-        let mut stats = if b >= 2 * CHUNK {
+        let chunk = self.opts.chunk.max(1);
+        let mut stats = if b >= 2 * chunk {
             buf.sets
-                .par_chunks_mut(CHUNK * words)
-                .zip(buf.flags.par_chunks_mut(CHUNK * stride))
+                .par_chunks_mut(chunk * words)
+                .zip(buf.flags.par_chunks_mut(chunk * stride))
                 .enumerate()
-                .map(|(c, (s, fl))| cx.parallel(gs, c * CHUNK, s, fl))
+                .map(|(c, (s, fl))| cx.parallel(gs, c * chunk, s, fl))
                 .reduce(SparseStats::default, SparseStats::add)
         } else {
             cx.parallel(gs, 0, &mut buf.sets, &mut buf.flags)
         };
 
         let t1 = clock.elapsed();
-        // 2. Heap by heap: what reaches into the block; values, or provisional values. The
-        //    block goes by sub-blocks: the rare-part splits whose block part lies in an earlier
-        //    sub-block are done for the whole sub-block at once (contiguous slices again).
+        // 2. Heap by heap: what reaches into the block, giving values or provisional values.
+        //    The block goes by sub-blocks: the rare-part splits whose block part lies in an
+        //    earlier sub-block are done for the whole sub-block at once (contiguous slices).
+        // 3. Meanwhile, on the other threads, the searches that confirm the provisional values
+        //    of the sub-blocks done so far; they read only the values before their heaps.
         let mut overflow = false;
         let mut new_rare = std::mem::take(&mut buf.new_rare);
         new_rare.clear();
-        let mut npending = 0;
-        let mut k0 = 0;
-        'sub: while k0 < b {
-            let k1 = (k0 + SUB_BLOCK).min(b);
-            if !self.dense && k0 > 0 {
-                let flags = &mut buf.flags[..k1 * stride];
-                stats.rare_pairs += cx.inner_scatter(&g[..], k0, k1, &new_rare, flags);
-            }
-            for i in k0..k1 {
-                let set = &mut buf.sets[i * words..(i + 1) * words];
-                let flags = &mut buf.flags[i * stride..(i + 1) * stride];
-                if buf.pending.len() == npending {
-                    buf.pending.push(Pending::new(words));
-                }
-                let p = &mut buf.pending[npending];
-                let (mut v, mut provisional) =
-                    cx.sequential(&g[..], i, k0, &new_rare, set, flags, p, &mut stats);
-                if v > T::MAX && provisional {
-                    // Settle it before asking for wider storage: the value may be smaller.
-                    v = cx.confirm(&g[..], p).unwrap_or(v);
-                    provisional = false;
-                    stats.searches += 1;
-                    stats.search_pairs += std::mem::take(&mut p.want.examined);
-                }
-                if v > T::MAX {
-                    overflow = true;
-                    break 'sub;
-                }
-                npending += provisional as usize;
-                g.push(T::new(v));
-                if self.space.is_some_and(|m| m.is_rare((n0 + i) as u64, v)) {
-                    new_rare.push(n0 + i);
-                }
-                if bits_for(v) > bits {
-                    // Later heaps may have options beyond the block's sets.
-                    break 'sub;
-                }
-            }
-            k0 = k1;
+        if buf.pending.len() < b {
+            buf.pending.resize_with(b, || Pending::new(words));
         }
-
-        let t2 = clock.elapsed();
-        // 3. In parallel: confirm the provisional values; keep the block up to the first refuted.
-        let pending = &mut buf.pending[..npending];
-        let gs = &g[..];
-        let refuted: Option<(usize, u32)> = if npending >= 2 {
-            pending
-                .par_iter_mut()
-                .map(|p| cx.confirm(gs, p).map(|v| (p.i, v)))
-                .reduce_with(|a, b| match (a, b) {
-                    (Some(x), Some(y)) => Some(if x.0 <= y.0 { x } else { y }),
-                    (x, y) => x.or(y),
-                })
-                .flatten()
-        } else {
-            pending
-                .iter_mut()
-                .find_map(|p| cx.confirm(gs, p).map(|v| (p.i, v)))
-        };
+        g.resize(n0 + b, T::default());
+        let shared = Shared::new(&mut g[..]);
+        let mut len = n0;
+        let mut npending = 0;
+        let mut t2 = t1;
+        let (sets, flags_all) = (&mut buf.sets, &mut buf.flags);
+        let cx = &cx;
+        rayon::scope(|sc| {
+            let mut rest: &mut [Pending] = &mut buf.pending[..b];
+            let mut batch = 0;
+            let mut k0 = 0;
+            let mut stop = false;
+            while k0 < b && !stop {
+                let k1 = (k0 + self.opts.sub_block.max(1)).min(b);
+                if !self.dense && k0 > 0 {
+                    // SAFETY: the values below n0 + k0 are written and no longer change.
+                    let gv = unsafe { shared.prefix(n0 + k0) };
+                    let flags = &mut flags_all[..k1 * stride];
+                    stats.rare_pairs += cx.inner_scatter(gv, k0, k1, &new_rare, flags);
+                }
+                for i in k0..k1 {
+                    let set = &mut sets[i * words..(i + 1) * words];
+                    let flags = &mut flags_all[i * stride..(i + 1) * stride];
+                    let p = &mut rest[batch];
+                    // SAFETY: the values below n0 + i are written; heap n0 + i is written only
+                    // after `gv`'s last use.
+                    let gv = unsafe { shared.prefix(n0 + i) };
+                    let (mut v, mut provisional) =
+                        cx.sequential(gv, i, k0, &new_rare, set, flags, p, &mut stats);
+                    if v > T::MAX && provisional {
+                        // Settle it before asking for wider storage: the value may be smaller.
+                        v = cx.confirm(gv, p).unwrap_or(v);
+                        provisional = false;
+                        stats.searches += 1;
+                        stats.search_pairs += std::mem::take(&mut p.want.examined);
+                    }
+                    if v > T::MAX {
+                        overflow = true;
+                        stop = true;
+                        break;
+                    }
+                    // SAFETY: no slice covering n0 + i is alive: the confirmations spawned so
+                    // far read below n0 + k0 <= n0 + i.
+                    unsafe { shared.write(n0 + i, T::new(v)) };
+                    len = n0 + i + 1;
+                    batch += provisional as usize;
+                    if self.space.is_some_and(|m| m.is_rare((n0 + i) as u64, v)) {
+                        new_rare.push(n0 + i);
+                    }
+                    if bits_for(v) > bits {
+                        // Later heaps may have options beyond the block's sets.
+                        stop = true;
+                        break;
+                    }
+                }
+                k0 = k1;
+                if batch >= SPAWN_BATCH || (batch > 0 && (stop || k0 >= b)) {
+                    let (mine, tail) = std::mem::take(&mut rest).split_at_mut(batch);
+                    rest = tail;
+                    npending += batch;
+                    batch = 0;
+                    // SAFETY: the values below `len` are written and no longer change.
+                    let gv = unsafe { shared.prefix(len) };
+                    sc.spawn(move |_| {
+                        for p in mine {
+                            p.refuted = cx.confirm(gv, p);
+                        }
+                    });
+                }
+            }
+            t2 = clock.elapsed();
+        });
+        g.truncate(len);
         let t3 = clock.elapsed();
         stats.parallel_ns += (t1 + t3 - t2).as_nanos() as u64;
         stats.sequential_ns += (t2 - t1).as_nanos() as u64;
+        // Keep the block up to its first refuted provisional value.
+        let pending = &mut buf.pending[..npending];
         stats.searches += npending as u64;
+        let mut refuted = None;
         for p in pending.iter_mut() {
             stats.search_pairs += std::mem::take(&mut p.want.examined);
+            if let Some(v) = p.refuted.take() {
+                refuted = refuted.or(Some((p.i, v)));
+            }
         }
         match refuted {
             Some((i, v)) => {
@@ -678,6 +760,9 @@ impl TakeAndBreakSparse {
         for (x, v) in g.iter().enumerate().skip(n0) {
             self.commit(x, v.get());
         }
+        let heaps = stats.sparse_heaps + stats.dense_heaps;
+        let pairs = stats.rare_pairs + stats.full_pairs + stats.search_pairs;
+        self.work_per_heap = pairs / heaps.max(1) + HEAP_COST;
         self.stats = self.stats.add(stats);
         buf.new_rare = new_rare;
         self.buf = buf;
@@ -1037,6 +1122,9 @@ mod tests {
     fn eager() -> SparseOptions {
         SparseOptions {
             block: 64,
+            block_work: 1 << 21,
+            chunk: 16,
+            sub_block: 8,
             warmup: 16,
             sparse_ratio: 0,
             simd: true,
