@@ -24,7 +24,7 @@ def test_gil_is_released_while_computing():
     t = threading.Thread(target=count)
     t.start()
     before = ticks
-    gr.TakeAndBreak("0.77").values(60_000)  # several tenths of a second of Rust
+    gr.TakeAndBreak("0.77", engine="exact").values(60_000)  # several tenths of a second of Rust
     after = ticks
     stop = True
     t.join()
@@ -53,7 +53,7 @@ def test_ctrl_c_interrupts_within_a_second():
         """
         import sys, time
         import grundy as gr
-        g = gr.TakeAndBreak("0.77")
+        g = gr.TakeAndBreak("0.77", engine="exact")
         print("start", flush=True)
         try:
             g.values(10**7)

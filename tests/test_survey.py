@@ -1,6 +1,7 @@
 """Surveys: known rows, patterns, error rows, interruption, and a real Dask cluster."""
 
 import concurrent.futures
+import multiprocessing
 
 import pandas as pd
 import pytest
@@ -81,7 +82,9 @@ def test_interrupt_keeps_finished_rows():
 def test_executor_table_equals_in_process():
     codes = ["0.77", "0.137", "0.7x", "0.15", "0.51"]
     a = gr.survey(codes, max_n=2**12, progress=False)
-    with concurrent.futures.ProcessPoolExecutor(2) as ex:
+    # "spawn": a forked child would inherit rayon's thread pool without its threads.
+    ctx = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
         b = gr.survey(codes, max_n=2**12, executor=ex, progress=False)
     pd.testing.assert_frame_equal(a.drop(columns="seconds"), b.drop(columns="seconds"))
 

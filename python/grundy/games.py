@@ -31,18 +31,20 @@ class Game:
         self._proven: Periodicity | None = None
 
     # -- values ---------------------------------------------------------------------------------
-    def values(self, n: int) -> np.ndarray:
+    def values(self, n: int, *, threads: int | None = None) -> np.ndarray:
         """G(0), ..., G(n-1) as a numpy array of the smallest unsigned dtype that holds them.
 
         Values are cached: asking for more later computes only the missing ones. The GIL is
         released while Rust computes, and Ctrl-C raises KeyboardInterrupt (keeping what was done).
+        ``threads`` caps the threads used (default: every core, or ``RAYON_NUM_THREADS``); the
+        values are the same for any thread count.
 
         >>> import grundy as gr
         >>> gr.kayles().values(8)
         array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
         """
         n = as_count(n)
-        self._ensure(n)
+        self._ensure(n, threads)
         return self._seq.array(0, n)
 
     def value(self, h: int) -> int:
@@ -73,7 +75,7 @@ class Game:
             f".values({h} + 1) to compute it directly"
         )
 
-    def periodicity(self, max_n: int | None = None) -> Periodicity:
+    def periodicity(self, max_n: int | None = None, *, threads: int | None = None) -> Periodicity:
         """Finds where the values become periodic (or arithmetic-periodic) and proves it if a theorem
         covers the rule.
 
@@ -93,7 +95,7 @@ class Game:
         unprovable = self._seq.unproven_reason() is not None
         last = None
         while True:
-            self._ensure(n)
+            self._ensure(n, threads)
             d = self._seq.period(n)
             key = d and (d["preperiod"], d["period"], d["saltus"])
             if d is not None and (d["proven"] or (unprovable and key == last)) or n >= max_n:
@@ -133,11 +135,15 @@ class Game:
         """How many values G(0..computed) are cached."""
         return len(self._seq)
 
-    def _ensure(self, n: int) -> None:
+    def _ensure(self, n: int, threads: int | None = None) -> None:
         if n > _MAX_VALUES:
             raise MemoryError(f"{n} values cannot be stored on any machine; ask for fewer")
+        if threads is not None:
+            threads = as_count(threads, "threads")
+            if threads == 0:
+                raise ValueError("threads must be at least 1")
         if n > len(self._seq):
-            self._seq.extend(n)
+            self._seq.extend(n, None, threads)
 
     # -- identity -------------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -155,20 +161,28 @@ class TakeAndBreak(Game):
     Also understood: ``!`` after a digit (the heaps left must be pairwise unequal), a bracketed
     final group repeated forever (``0.[3]`` is Nim) and explicit heap counts (``0.{1,2}``).
 
+    ``engine``: ``"auto"`` (default) uses the sparse-space engine, block-parallel, for finite codes
+    whose moves leave at most two heaps, and the exact engine (mex over every option) otherwise;
+    ``"exact"`` or ``"sparse"`` force one (``"sparse"`` raises ValueError where it does not apply).
+    Both give the same values.
+
     >>> import grundy as gr
     >>> g = gr.TakeAndBreak(".77")
     >>> str(g), g.values(6).tolist()
     ('0.77', [0, 1, 2, 3, 1, 4])
     """
 
-    def __init__(self, code: str, *, name: str | None = None) -> None:
+    def __init__(self, code: str, *, name: str | None = None, engine: str = "auto") -> None:
         if not isinstance(code, str):
             raise TypeError(f"a take-and-break code must be a str like '0.77', not {type(code).__name__}")
         info = _core.parse_code(code)
         self.code: str = info["canonical"]
         self.name = name
         self._info = info
-        super().__init__(_core.Sequence.take_and_break(self.code), self.code)
+        if engine not in ("auto", "exact", "sparse"):
+            raise ValueError(f"engine must be 'auto', 'exact' or 'sparse', not {engine!r}")
+        self.engine = engine
+        super().__init__(_core.Sequence.take_and_break(self.code, engine), self.code)
 
     @property
     def is_octal(self) -> bool:

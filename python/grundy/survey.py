@@ -152,7 +152,9 @@ def survey(
     ``codes`` is a list of codes or games, or a pattern such as ``"0.??"`` (each ``?`` any octal
     digit). Games run in parallel in-process (``threads`` workers, default every core), or on
     ``executor``: a Dask ``distributed.Client`` or any ``concurrent.futures.Executor``; the table
-    is the same either way. A game that fails (a bad code) gets a row with its ``error``. Ctrl-C
+    is the same either way (give a ``ProcessPoolExecutor`` the "spawn" or "forkserver" context: a
+    process forked from one that has computed already inherits the core's thread pool without its
+    threads). A game that fails (a bad code) gets a row with its ``error``. Ctrl-C
     returns the rows finished so far (``df.attrs["interrupted"]`` is True).
 
     Columns: code, preperiod, period, saltus, proven, max_value, mask, rare_count, last_rare,
@@ -183,12 +185,18 @@ def survey(
     try:
         pending = set(futures)
         while pending:
-            done = [f for f in pending if f.done()]
+            done = sorted((f for f in pending if f.done()), key=futures.__getitem__)
+            stop = False
             for f in done:
                 pending.discard(f)
+                if isinstance(f.exception(), KeyboardInterrupt):  # Ctrl-C seen by a worker
+                    stop = True
+                    continue
                 results[futures[f]] = f.result()
                 if bar is not None:
                     bar.update(1)
+            if stop:
+                raise KeyboardInterrupt
             if pending and not done:
                 time.sleep(0.02)
     except KeyboardInterrupt:

@@ -10,7 +10,9 @@ use numpy::PyReadonlyArray1;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// Where a callback or signal check parks the Python exception while the core unwinds.
 #[derive(Clone, Default)]
@@ -61,6 +63,57 @@ impl crate::engine::Control for PyControl {
             })
         })
     }
+}
+
+/// A control for work running on another thread: that thread cannot see Ctrl-C (Python runs
+/// signal handlers on the main thread only), so the caller polls signals and raises `cancel`.
+struct Cancellable<'a> {
+    inner: &'a PyControl,
+    cancel: AtomicBool,
+}
+
+impl crate::engine::Control for Cancellable<'_> {
+    fn check(&self, done: u64, total: u64) -> crate::Result<()> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Error::Interrupted);
+        }
+        self.inner.check(done, total)
+    }
+}
+
+/// Runs `f` (called without the GIL) on a pool of `threads` rayon threads, or on rayon's global
+/// pool (every core, or `RAYON_NUM_THREADS`) when `threads` is None. With a pool of its own the
+/// work runs on a helper thread while this one keeps polling for Ctrl-C every 20 ms.
+pub(crate) fn on_threads<R: Send>(
+    threads: Option<usize>,
+    ctl: &PyControl,
+    f: impl FnOnce(&dyn crate::engine::Control) -> R + Send,
+) -> crate::Result<R> {
+    let Some(k) = threads else { return Ok(f(ctl)) };
+    if k == 0 {
+        return Err(Error::Invalid("threads must be at least 1".into()));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(k)
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start {k} threads: {e}")))?;
+    let c = Cancellable {
+        inner: ctl,
+        cancel: AtomicBool::new(false),
+    };
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| pool.install(|| f(&c)));
+        while !worker.is_finished() {
+            std::thread::sleep(Duration::from_millis(20));
+            if let Err(e) = Python::attach(|py| py.check_signals()) {
+                ctl.slot.put(e);
+                c.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        Ok(worker
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    })
 }
 
 /// Parses a take-and-break code; returns its canonical form and what the Python layer shows.

@@ -1,9 +1,9 @@
 //! `_core.Sequence`: a rule's cached Grundy values, extended on demand without the GIL.
 
-use super::{to_py, ErrSlot, PyControl};
+use super::{on_threads, to_py, ErrSlot, PyControl};
 use crate::engine::{
     AllowedFn, AnySequence, OptionList, OptionsFn, Sequence as CoreSequence, SubtractionExact,
-    TakeAndBreakExact, Values,
+    TakeAndBreakExact, TakeAndBreakSparse, Values,
 };
 use crate::error::Error;
 use crate::rules::{Subtraction, TakeAndBreak};
@@ -156,12 +156,27 @@ fn type_name(x: &Bound<'_, PyAny>) -> String {
 impl Sequence {
     /// A take-and-break game from its code.
     #[staticmethod]
-    fn take_and_break(code: &str) -> PyResult<Self> {
-        let rule = TakeAndBreak::parse(code).map_err(|e| to_py(e, &ErrSlot::default()))?;
-        Ok(Self::wrap(
-            Box::new(CoreSequence::new(TakeAndBreakExact::new(rule))),
-            ErrSlot::default(),
-        ))
+    #[pyo3(signature = (code, engine="auto"))]
+    fn take_and_break(code: &str, engine: &str) -> PyResult<Self> {
+        let slot = ErrSlot::default();
+        let rule = TakeAndBreak::parse(code).map_err(|e| to_py(e, &slot))?;
+        // "auto": the sparse-space engine wherever it applies (finite codes, at most two heaps).
+        let seq: Box<dyn AnySequence> = match engine {
+            "exact" => Box::new(CoreSequence::new(TakeAndBreakExact::new(rule))),
+            "sparse" => Box::new(CoreSequence::new(
+                TakeAndBreakSparse::new(rule).map_err(|e| to_py(e, &slot))?,
+            )),
+            "auto" if TakeAndBreakSparse::supports(&rule) => Box::new(CoreSequence::new(
+                TakeAndBreakSparse::new(rule).map_err(|e| to_py(e, &slot))?,
+            )),
+            "auto" => Box::new(CoreSequence::new(TakeAndBreakExact::new(rule))),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "engine must be 'auto', 'exact' or 'sparse', not {other:?}"
+                )))
+            }
+        };
+        Ok(Self::wrap(seq, slot))
     }
 
     /// A built-in subtraction rule: kind is finite, all_but, squares, at_most_half or
@@ -228,14 +243,22 @@ impl Sequence {
     }
 
     /// Computes G(0..n) if not yet known. `progress(done, total)` is called about every 50 ms.
-    #[pyo3(signature = (n, progress=None))]
-    fn extend(&self, py: Python<'_>, n: u64, progress: Option<Py<PyAny>>) -> PyResult<()> {
+    #[pyo3(signature = (n, progress=None, threads=None))]
+    fn extend(
+        &self,
+        py: Python<'_>,
+        n: u64,
+        progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<()> {
         let ctl = PyControl {
             slot: self.slot.clone(),
             progress,
         };
-        self.with(py, |s| s.extend(n, &ctl))
-            .map_err(|e| to_py(e, &self.slot))
+        self.with(py, |s| {
+            on_threads(threads, &ctl, |c| s.extend(n, c)).and_then(|r| r)
+        })
+        .map_err(|e| to_py(e, &self.slot))
     }
 
     fn __len__(&self, py: Python<'_>) -> usize {
@@ -308,15 +331,14 @@ impl Sequence {
         let r = self.with(py, |s| {
             let v = s.values();
             let n = n.min(v.len());
-            sparse_space::best_mask(n, |i| v.get(i))
-                .map(|m| (m, sparse_space::rare_positions(n, |i| v.get(i), m), n))
+            sparse_space::analyse(v, n).map(|a| (a, n))
         });
-        let (m, rare, n) = r.map_err(|e| to_py(e, &self.slot))?;
+        let (a, n) = r.map_err(|e| to_py(e, &self.slot))?;
         let d = PyDict::new(py);
-        d.set_item("mask", m.mask)?;
-        d.set_item("parity", m.parity)?;
+        d.set_item("mask", a.mask)?;
+        d.set_item("parity", a.parity)?;
         d.set_item("n", n)?;
-        d.set_item("rare_positions", PyArray1::from_vec(py, rare))?;
+        d.set_item("rare_positions", PyArray1::from_vec(py, a.rare_positions))?;
         Ok(d)
     }
 }

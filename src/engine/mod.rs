@@ -12,13 +12,18 @@
 //! assert_eq!(kayles.values().to_vec(), vec![0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
 //! ```
 
+mod blocks;
 pub mod callback;
 pub mod naive;
+pub mod sparse;
+pub mod sparse_mask;
 pub mod subtraction;
 pub mod take_and_break;
 pub mod window_mex;
 
 pub use callback::{AllowedFn, OptionList, OptionsFn};
+pub use sparse::{sparse_space, SparseOptions, SparseSpace, SparseStats, TakeAndBreakSparse};
+pub use sparse_mask::{best_mask, find_mask, SparseMask};
 pub use subtraction::SubtractionExact;
 pub use take_and_break::TakeAndBreakExact;
 
@@ -156,6 +161,29 @@ pub trait Step: Send {
     /// G(n) for n = `g.len()`, given `g` = G(0..n). May be called again for the same n (after the
     /// storage was widened), so any state it records for n must tolerate that.
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32>;
+
+    /// Pushes G(n) onto `g` for every n from `g.len()` up to `target` (exclusive), polling `ctl`
+    /// about every [`POLL_INTERVAL`]. A value above `T::MAX` ends the call with
+    /// [`Error::Overflow`] after every smaller heap's value was pushed; the driver then widens the
+    /// storage and calls again, so the solver must resume from whatever `g` holds.
+    ///
+    /// The default computes one value at a time with [`Step::compute`]; a solver that works on
+    /// many heaps at once (block parallelism) overrides it.
+    fn extend_to<T: Val>(&mut self, g: &mut Vec<T>, target: u64, ctl: &dyn Control) -> Result<()> {
+        let mut last = Instant::now();
+        while (g.len() as u64) < target {
+            let v = self.compute(g)?;
+            if v > T::MAX {
+                return Err(Error::Overflow);
+            }
+            g.push(T::new(v));
+            if g.len() % 64 == 0 && last.elapsed() >= POLL_INTERVAL {
+                ctl.check(g.len() as u64, target)?;
+                last = Instant::now();
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A rule's values, computed on demand and cached.
@@ -219,18 +247,7 @@ fn run<S: Step, T: Val>(
         requested: target.saturating_mul(std::mem::size_of::<T>() as u64),
         available: memory::available().unwrap_or(0),
     })?;
-    let mut last = Instant::now();
-    while (g.len() as u64) < target {
-        let v = step.compute(g)?;
-        if v > T::MAX {
-            return Err(Error::Overflow);
-        }
-        g.push(T::new(v));
-        if g.len() % 64 == 0 && last.elapsed() >= POLL_INTERVAL {
-            ctl.check(g.len() as u64, target)?;
-            last = Instant::now();
-        }
-    }
+    step.extend_to(g, target, ctl)?;
     ctl.check(g.len() as u64, target)
 }
 

@@ -1,0 +1,659 @@
+//! Inner loops of the block-parallel solvers.
+//!
+//! Option sets are `words` u64 per heap (bit `v`: value `v` is an option), or while a block is
+//! filled, one byte per value (`flags`: plain stores, no read-modify-write). Two shapes of work
+//! recur: all the splits `a + (s - a)` of one sum over a range of `a` (a search, or the full
+//! option set), and one fixed part `r` against a run of consecutive heaps, whose other parts
+//! `G[start .. start + len]` are a contiguous slice (a rare position against a block of heaps).
+
+use super::Val;
+use std::any::TypeId;
+
+/// Sets bit `x` of a word-array set.
+#[inline(always)]
+pub(crate) fn set_bit(set: &mut [u64], x: u32) {
+    set[(x >> 6) as usize] |= 1u64 << (x & 63);
+}
+
+/// Smallest value not in `set`.
+#[inline]
+pub(crate) fn mex(set: &[u64]) -> u32 {
+    for (i, &w) in set.iter().enumerate() {
+        if w != u64::MAX {
+            return (i as u32) * 64 + (!w).trailing_zeros();
+        }
+    }
+    set.len() as u32 * 64
+}
+
+/// `g` as a `u16` slice when the values are stored in 16 bits.
+#[inline]
+pub(crate) fn as_u16<T: Val>(g: &[T]) -> Option<&[u16]> {
+    if TypeId::of::<T>() == TypeId::of::<u16>() {
+        // SAFETY: T is u16, so the slice is a slice of u16 (same pointer, length, layout).
+        Some(unsafe { std::slice::from_raw_parts(g.as_ptr() as *const u16, g.len()) })
+    } else {
+        None
+    }
+}
+
+/// ORs `G(a) ^ G(s - a)` for `a` in `a0..a1` into `set` (every index below `g.len()`).
+///
+/// A one-word set (values below 64) folds into a register, a loop the compiler vectorises; wider
+/// sets alternate between two copies to halve the chains of stores to the same word.
+pub(crate) fn fold_pairs<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, set: &mut [u64]) {
+    if a0 >= a1 {
+        return;
+    }
+    let lo = &g[a0..a1];
+    let hi = &g[s + 1 - a1..s + 1 - a0];
+    if set.len() == 1 {
+        set[0] |= lo
+            .iter()
+            .zip(hi.iter().rev())
+            .fold(0u64, |m, (a, b)| m | 1u64 << ((a.get() ^ b.get()) & 63));
+        return;
+    }
+    let words = set.len();
+    let mut two = vec![0u64; 2 * words];
+    let (s0, s1) = two.split_at_mut(words);
+    let mut it = lo.iter().zip(hi.iter().rev());
+    while let (Some((a, b)), Some((c, d))) = (it.next(), it.next()) {
+        set_bit(s0, a.get() ^ b.get());
+        set_bit(s1, c.get() ^ d.get());
+    }
+    if lo.len() % 2 == 1 {
+        set_bit(s0, lo[lo.len() - 1].get() ^ hi[0].get());
+    }
+    for (w, (x, y)) in set.iter_mut().zip(s0.iter().zip(s1.iter())) {
+        *w |= x | y;
+    }
+}
+
+/// For each heap `k` of a run (`flags` holds `stride` bytes per heap, `len` heaps), flags value
+/// `gr ^ G[start + k]`: a fixed part of value `gr` against consecutive other parts. Every value
+/// `gr ^ G[..]` must be below `stride`.
+#[inline]
+pub(crate) fn scatter_flags<T: Val>(
+    g: &[T],
+    gr: u32,
+    start: usize,
+    len: usize,
+    flags: &mut [u8],
+    stride: usize,
+) {
+    let src = &g[start..start + len];
+    assert!(len * stride <= flags.len());
+    for (k, v) in src.iter().enumerate() {
+        let x = (v.get() ^ gr) as usize;
+        debug_assert!(x < stride);
+        // SAFETY: k < len and x < stride (every value and XOR of values is below the stride the
+        // caller sized from the largest value), so the index is below len * stride <= flags.len().
+        unsafe { *flags.get_unchecked_mut(k * stride + x) = 1 };
+    }
+}
+
+/// Flags `G(a) ^ G(s - a)` for `a` in `a0..a1` in `flags` (one byte per value; every value must
+/// be below `flags.len()`).
+#[inline]
+pub(crate) fn fold_flags<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, flags: &mut [u8]) {
+    if a0 >= a1 {
+        return;
+    }
+    let lo = &g[a0..a1];
+    let hi = &g[s + 1 - a1..s + 1 - a0];
+    for (a, b) in lo.iter().zip(hi.iter().rev()) {
+        let x = (a.get() ^ b.get()) as usize;
+        debug_assert!(x < flags.len());
+        // SAFETY: the caller sized `flags` above every value (and XOR of values) of `g`.
+        unsafe { *flags.get_unchecked_mut(x) = 1 };
+    }
+}
+
+/// ORs the values flagged in `flags` (one 0/1 byte per value, `64 * set.len()` bytes) into `set`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
+    use std::arch::x86_64::*;
+    assert!(flags.len() >= 64 * set.len());
+    for (w, block) in set.iter_mut().zip(flags.chunks_exact(64)) {
+        let mut bits = 0u64;
+        for q in 0..4 {
+            // SAFETY: SSE2 is part of x86_64; the 16 bytes read lie within `block` (64 bytes).
+            let m = unsafe {
+                let v = _mm_loadu_si128(block.as_ptr().add(16 * q) as *const __m128i);
+                _mm_movemask_epi8(_mm_sub_epi8(_mm_setzero_si128(), v)) as u32 as u64
+            };
+            bits |= m << (16 * q);
+        }
+        *w |= bits;
+    }
+}
+
+/// ORs the values flagged in `flags` (one 0/1 byte per value, `64 * set.len()` bytes) into `set`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
+    // Eight 0/1 bytes to eight bits: the multiplier moves byte i to bit 56 + i (no carries).
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    for (w, block) in set.iter_mut().zip(flags.chunks_exact(64)) {
+        let mut bits = 0u64;
+        for (i, b8) in block.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(b8.try_into().unwrap());
+            bits |= (x.wrapping_mul(GATHER) >> 56) << (8 * i);
+        }
+        *w |= bits;
+    }
+}
+
+/// The values a search looks for, as a bit set: the *required* ones (below `limit`), which it
+/// must find or prove absent, and optional ones above, recorded when met but never waited for.
+#[derive(Debug, Clone)]
+pub(crate) struct Want {
+    pub bits: Vec<u64>,
+    /// Required values not found yet.
+    pub left: u32,
+    pub limit: u32,
+    /// Pairs looked at by searches with this set (a statistic).
+    pub examined: u64,
+}
+
+impl Want {
+    /// A set for values below `64 * words` (at least 1024, which the vector search reads).
+    pub fn new(words: usize) -> Self {
+        Want {
+            bits: vec![0; words.max(16)],
+            left: 0,
+            limit: 0,
+            examined: 0,
+        }
+    }
+
+    /// Empties the set and fills it with the values of `class_words` (bit set per value) below
+    /// `c` that are missing from `set`, the required ones being those below `required`.
+    #[inline]
+    pub fn fill(&mut self, set: &[u64], class_words: impl Fn(usize) -> u64, required: u32, c: u32) {
+        if self.bits.len() < set.len() {
+            self.bits.resize(set.len(), 0);
+        }
+        self.bits.fill(0);
+        let last = (c >> 6) as usize;
+        for (w, &s) in set.iter().enumerate().take(last + 1) {
+            let mut m = !s & class_words(w);
+            if w == last {
+                m &= (1u64 << (c & 63)) - 1;
+            }
+            self.bits[w] = m;
+        }
+        self.limit = required.min(c);
+        self.left = self.count_below(self.limit);
+    }
+
+    /// Wanted values below `v`.
+    pub fn count_below(&self, v: u32) -> u32 {
+        let (last, r) = ((v >> 6) as usize, v & 63);
+        let full: u32 = self.bits[..last.min(self.bits.len())]
+            .iter()
+            .map(|w| w.count_ones())
+            .sum();
+        full + self
+            .bits
+            .get(last)
+            .map_or(0, |w| (w & ((1u64 << r) - 1)).count_ones())
+    }
+
+    /// Smallest value still wanted.
+    pub fn first(&self) -> Option<u32> {
+        self.bits
+            .iter()
+            .position(|&w| w != 0)
+            .map(|i| i as u32 * 64 + self.bits[i].trailing_zeros())
+    }
+
+    #[inline(always)]
+    fn take(&mut self, x: u32, set: &mut [u64]) {
+        let (w, b) = ((x >> 6) as usize, x & 63);
+        if let Some(word) = self.bits.get_mut(w) {
+            if *word >> b & 1 == 1 {
+                *word &= !(1u64 << b);
+                if let Some(s) = set.get_mut(w) {
+                    *s |= 1u64 << b;
+                }
+                self.left -= (x < self.limit) as u32;
+            }
+        }
+    }
+}
+
+/// How a search reads `G(a)` for small `a`: a reversed copy of `G(0..len)`, so that the pairs
+/// `(a, s - a)` of a range of `a` are two ascending slices.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Reversed {
+    pub rev: Vec<u16>,
+}
+
+impl Reversed {
+    pub fn len(&self) -> usize {
+        self.rev.len()
+    }
+
+    /// Makes the copy cover `G(0..len)`.
+    pub fn rebuild(&mut self, g: &[u16], len: usize) {
+        self.rev.clear();
+        self.rev.extend(g[..len].iter().rev());
+    }
+}
+
+/// Whether the vector search may be used on this machine.
+pub(crate) fn simd_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The pairs `a + (s - a)` a search looks at: `a` from `a0` to `a1` (exclusive) cut into `nb`
+/// blocks of `block` pairs, visited in the order `0, step, 2 step, ... (mod nb)` (`step` coprime
+/// with `nb`, so that every block comes once; `step = 1`: in order); only the visits `t0..t1` of
+/// that order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Blocks {
+    pub s: usize,
+    pub a0: usize,
+    pub a1: usize,
+    block: usize,
+    step: usize,
+    t0: usize,
+    t1: usize,
+}
+
+/// A step close to `0.382 nb` and coprime with `nb`: `k * step mod nb` visits every block once,
+/// well spread (golden-ratio sampling).
+pub(crate) fn spread_step(nb: usize) -> usize {
+    fn gcd(mut a: usize, mut b: usize) -> usize {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    }
+    let mut p = ((nb as f64 * 0.381_966_011_250_105_1).round() as usize).max(1);
+    while gcd(p, nb) != 1 {
+        p += 1;
+    }
+    p
+}
+
+impl Blocks {
+    /// `a0..a1` in order, as one block.
+    pub fn range(s: usize, a0: usize, a1: usize) -> Self {
+        Blocks {
+            s,
+            a0,
+            a1: a1.max(a0),
+            block: a1.saturating_sub(a0).max(1),
+            step: 1,
+            t0: 0,
+            t1: 1,
+        }
+    }
+
+    /// `a0..a1` in blocks of `block` pairs, in spread order.
+    pub fn spread(s: usize, a0: usize, a1: usize, block: usize) -> Self {
+        let nb = a1.saturating_sub(a0).div_ceil(block);
+        Blocks {
+            s,
+            a0,
+            a1: a1.max(a0),
+            block,
+            step: spread_step(nb.max(1)),
+            t0: 0,
+            t1: nb,
+        }
+    }
+
+    /// Number of blocks.
+    pub fn count(&self) -> usize {
+        (self.a1 - self.a0).div_ceil(self.block)
+    }
+
+    /// Only the visits `t0..t1` (clamped to those of `self`).
+    pub fn part(&self, t0: usize, t1: usize) -> Self {
+        let t1 = t1.min(self.t1);
+        Blocks {
+            t0: t0.clamp(self.t0, t1),
+            t1,
+            ..*self
+        }
+    }
+
+    /// Calls `f(b, e)` for each block `b..e` in visiting order until it returns true.
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(usize, usize) -> bool) -> bool {
+        let nb = self.count();
+        if nb == 0 || self.t0 >= self.t1 {
+            return false;
+        }
+        let mut k = self.t0 * self.step % nb;
+        for _ in self.t0..self.t1.min(nb) {
+            let b = self.a0 + k * self.block;
+            if f(b, (b + self.block).min(self.a1)) {
+                return true;
+            }
+            k += self.step;
+            if k >= nb {
+                k -= nb;
+            }
+        }
+        false
+    }
+}
+
+/// Looks for the wanted values among `G(a) ^ G(s - a)` over the pairs of `blocks`: each value
+/// found moves from `want` to `set`. Returns true as soon as nothing is wanted any more (the rest
+/// may then be unexamined), false when every pair was looked at.
+///
+/// `bits`: every value is below `2^bits`. The vector path needs 16-bit storage, `bits <= 10`,
+/// AVX2 (`simd`) and `blocks.a1 <= rev.len()`.
+#[inline]
+pub(crate) fn search<T: Val>(
+    g: &[T],
+    rev: &Reversed,
+    simd: bool,
+    bits: u32,
+    blocks: Blocks,
+    want: &mut Want,
+    set: &mut [u64],
+) -> bool {
+    if want.left == 0 {
+        return true;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if simd && bits <= 10 && blocks.a1 <= rev.len() {
+        if let Some(g16) = as_u16(g) {
+            // SAFETY: `simd` is only true where AVX2 was detected; every XOR of two values is
+            // below 2^bits <= 1024, within `want.bits` (at least 16 words).
+            return unsafe { avx2::search(&rev.rev, g16, blocks, want, set, bits) };
+        }
+    }
+    let _ = (simd, bits, rev);
+    let s = blocks.s;
+    blocks.each(|b, e| {
+        let lo = &g[b..e];
+        let hi = &g[s + 1 - e..s + 1 - b];
+        for (k, (x, y)) in lo.iter().zip(hi.iter().rev()).enumerate() {
+            want.take(x.get() ^ y.get(), set);
+            if want.left == 0 {
+                want.examined += k as u64 + 1;
+                return true;
+            }
+        }
+        want.examined += (e - b) as u64;
+        false
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Blocks, Want};
+    use std::arch::x86_64::*;
+
+    /// The wanted set as `T` lookup tables of 16 bytes (values `128 t .. 128 t + 128`), each
+    /// broadcast to both lanes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn tables<const T: usize>(want: &Want) -> [__m256i; T] {
+        let p = want.bits.as_ptr() as *const u8;
+        let mut t = [_mm256_setzero_si256(); T];
+        for (i, x) in t.iter_mut().enumerate() {
+            *x = _mm256_broadcastsi128_si256(_mm_loadu_si128(p.add(16 * i) as *const __m128i));
+        }
+        t
+    }
+
+    /// Byte `i` of a pack of two 16-lane vectors of pairs `0..16`, `16..32` holds pair
+    /// `i` (i < 8), `i + 8`, `i - 8`, `i` (i >= 24).
+    const PAIR_OF_BYTE: [u8; 32] = [
+        0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 24,
+        25, 26, 27, 28, 29, 30, 31,
+    ];
+
+    /// See [`super::search`]; `rev` is the reversed copy of the first values.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn search(
+        rev: &[u16],
+        g: &[u16],
+        blocks: Blocks,
+        want: &mut Want,
+        set: &mut [u64],
+        bits: u32,
+    ) -> bool {
+        match bits {
+            0..=7 => run::<1>(rev, g, blocks, want, set),
+            8 => run::<2>(rev, g, blocks, want, set),
+            9 => run::<4>(rev, g, blocks, want, set),
+            _ => run::<8>(rev, g, blocks, want, set),
+        }
+    }
+
+    /// Takes value `x` from `want` if it is there (`x < 1024`).
+    #[inline(always)]
+    unsafe fn take(want: &mut Want, set: &mut [u64], x: u32) {
+        let (w, b) = ((x >> 6) as usize, x & 63);
+        debug_assert!(w < want.bits.len() && w < 16);
+        let word = want.bits.get_unchecked_mut(w);
+        let m = *word & (1u64 << b);
+        *word ^= m;
+        want.left -= (m != 0 && x < want.limit) as u32;
+        if let Some(s) = set.get_mut(w) {
+            *s |= m;
+        }
+    }
+
+    /// 32 pairs per step: XOR the values, split each into a table byte `x >> 3` and a bit
+    /// `x & 7`, look the byte up with `vpshufb` (16-entry tables; table `t` answers only where
+    /// the index's bits 4-6 equal `t`, the others being pushed past 0x7F by a saturating add, which
+    /// makes `vpshufb` give 0), and test the bit. The pairs of a block are `rev[l - e + k]`
+    /// (= `G(e - 1 - k)`) and `g[s + 1 - e + k]`: both ascending.
+    #[target_feature(enable = "avx2")]
+    unsafe fn run<const T: usize>(
+        rev: &[u16],
+        g: &[u16],
+        blocks: Blocks,
+        want: &mut Want,
+        set: &mut [u64],
+    ) -> bool {
+        debug_assert!(want.bits.len() >= 16);
+        let seven = _mm256_set1_epi16(7);
+        let pow2 = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+            -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        );
+        let push = _mm256_set1_epi8(0x70);
+        let lane = _mm256_setr_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15,
+        );
+        let mut t = tables::<T>(want);
+        let (l, s) = (rev.len(), blocks.s);
+        // Every pair read: rev[l - e ..] with e <= a1 <= l, g[.. s + 1 - b] with b >= a0.
+        assert!(
+            blocks.a0 >= blocks.a1 || (blocks.a1 <= l.min(s + 1) && s + 1 - blocks.a0 <= g.len())
+        );
+        blocks.each(|b, e| {
+            let lp = rev.as_ptr().add(l - e);
+            let hp = g.as_ptr().add(s + 1 - e);
+            let n = e - b;
+            let mut k = 0;
+            while k + 32 <= n {
+                let x0 = _mm256_xor_si256(
+                    _mm256_loadu_si256(lp.add(k) as *const __m256i),
+                    _mm256_loadu_si256(hp.add(k) as *const __m256i),
+                );
+                let x1 = _mm256_xor_si256(
+                    _mm256_loadu_si256(lp.add(k + 16) as *const __m256i),
+                    _mm256_loadu_si256(hp.add(k + 16) as *const __m256i),
+                );
+                let idx = _mm256_packus_epi16(_mm256_srli_epi16(x0, 3), _mm256_srli_epi16(x1, 3));
+                let bit =
+                    _mm256_packus_epi16(_mm256_and_si256(x0, seven), _mm256_and_si256(x1, seven));
+                let m = _mm256_shuffle_epi8(pow2, bit);
+                let byte = if T == 1 {
+                    _mm256_shuffle_epi8(t[0], idx)
+                } else {
+                    let mut acc = _mm256_setzero_si256();
+                    for (i, ti) in t.iter().enumerate() {
+                        let sel = _mm256_adds_epu8(
+                            _mm256_xor_si256(idx, _mm256_set1_epi8((16 * i) as i8)),
+                            push,
+                        );
+                        acc = _mm256_or_si256(acc, _mm256_shuffle_epi8(*ti, sel));
+                    }
+                    acc
+                };
+                want.examined += 32;
+                if _mm256_testz_si256(byte, m) == 0 {
+                    // Take the values of the hit lanes one by one, clearing each from the
+                    // tables (in registers); the other lanes holding it are dropped only when
+                    // more hits remain.
+                    let hits = _mm256_cmpeq_epi8(_mm256_and_si256(byte, m), m);
+                    let mut h = _mm256_movemask_epi8(hits) as u32;
+                    while h != 0 {
+                        let p = k + PAIR_OF_BYTE[h.trailing_zeros() as usize] as usize;
+                        h &= h - 1;
+                        let x = (*lp.add(p) ^ *hp.add(p)) as u32;
+                        let word = *want.bits.get_unchecked((x >> 6) as usize);
+                        if word >> (x & 63) & 1 == 0 {
+                            continue;
+                        }
+                        take(want, set, x);
+                        if want.left == 0 {
+                            return true;
+                        }
+                        let onehot = _mm256_and_si256(
+                            _mm256_cmpeq_epi8(lane, _mm256_set1_epi8(((x >> 3) & 15) as i8)),
+                            _mm256_set1_epi8((1u32 << (x & 7)) as u8 as i8),
+                        );
+                        let tt = (x >> 7) as usize;
+                        t[tt] = _mm256_andnot_si256(onehot, t[tt]);
+                        if h != 0 {
+                            let xv = _mm256_set1_epi16(x as i16);
+                            let same = _mm256_packs_epi16(
+                                _mm256_cmpeq_epi16(x0, xv),
+                                _mm256_cmpeq_epi16(x1, xv),
+                            );
+                            h &= !(_mm256_movemask_epi8(same) as u32);
+                        }
+                    }
+                }
+                k += 32;
+            }
+            want.examined += (n - k) as u64;
+            let mut tail_took = false;
+            while k < n {
+                let x = (*lp.add(k) ^ *hp.add(k)) as u32;
+                let word = *want.bits.get_unchecked((x >> 6) as usize);
+                if word >> (x & 63) & 1 == 1 {
+                    take(want, set, x);
+                    tail_took = true;
+                }
+                k += 1;
+            }
+            if want.left == 0 {
+                return true;
+            }
+            if tail_took {
+                t = tables::<T>(want);
+            }
+            false
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fold_scatter_and_flags_match_definitions() {
+        let g: Vec<u16> = (0..300u16).map(|i| (i * 37 + i / 5) % 200).collect();
+        for words in [1usize, 4] {
+            let lim = if words == 1 { 31 } else { 255 };
+            let g: Vec<u16> = g.iter().map(|&v| v & lim).collect();
+            for (a0, a1) in [(3, 90), (3, 4), (7, 7), (1, 125)] {
+                let mut set = vec![0u64; words];
+                fold_pairs(&g, 250, a0, a1, &mut set);
+                let mut want = vec![0u64; words];
+                for a in a0..a1 {
+                    set_bit(&mut want, (g[a] ^ g[250 - a]) as u32);
+                }
+                assert_eq!(set, want);
+            }
+            let stride = 64 * words;
+            let mut flags = vec![0u8; 10 * stride];
+            scatter_flags(&g, 5, 100, 10, &mut flags, stride);
+            for k in 0..10 {
+                let mut set = vec![0u64; words];
+                flags_to_set(&flags[k * stride..(k + 1) * stride], &mut set);
+                let mut want = vec![0u64; words];
+                set_bit(&mut want, (g[100 + k] ^ 5) as u32);
+                assert_eq!(set, want);
+            }
+        }
+        assert_eq!(mex(&[u64::MAX, 0b1011]), 66);
+        assert_eq!(mex(&[u64::MAX]), 64);
+    }
+
+    /// The vector search finds exactly what the scalar one finds, for every table count.
+    #[test]
+    fn vector_search_matches_scalar() {
+        let mut seed = 12345u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for bits in [5u32, 7, 8, 9, 10] {
+            let g: Vec<u16> = (0..3000).map(|_| (rnd() % (1 << bits)) as u16).collect();
+            let mut rev = Reversed::default();
+            rev.rebuild(&g, 2000);
+            for trial in 0..40 {
+                let mut want = Want::new(16);
+                for w in 0..(1usize << bits).div_ceil(64) {
+                    want.bits[w] = rnd() & rnd() & rnd();
+                }
+                if bits < 6 {
+                    want.bits[0] &= (1 << (1 << bits)) - 1;
+                }
+                want.limit = if trial % 3 == 0 {
+                    1 << bits
+                } else {
+                    (rnd() % (1 << bits)) as u32
+                };
+                want.left = want.count_below(want.limit);
+                let (a0, a1) = (1 + trial * 7, 1 + trial * 7 + 37 * trial + 5);
+                let s = 2900 - trial;
+                let (mut w1, mut w2) = (want.clone(), want);
+                let (mut s1, mut s2) = (vec![0u64; 16], vec![0u64; 16]);
+                let blocks = if trial % 2 == 0 {
+                    Blocks::range(s, a0, a1)
+                } else {
+                    Blocks::spread(s, a0, a1, 40).part(trial % 3, 1000)
+                };
+                let r1 = search(&g, &rev, false, bits, blocks, &mut w1, &mut s1);
+                let r2 = search(&g, &rev, simd_available(), bits, blocks, &mut w2, &mut s2);
+                assert_eq!(r1, r2, "bits {bits} trial {trial}");
+                assert_eq!(w1.left, w2.left);
+                if !r1 {
+                    // Both looked at every pair: the same values were found.
+                    assert_eq!(w1.bits, w2.bits, "bits {bits} trial {trial}");
+                    assert_eq!(s1, s2);
+                }
+            }
+        }
+    }
+}
