@@ -21,6 +21,7 @@ from .games import (
 )
 from .graph import CycleError, GameGraph
 from .heap_game import HeapGame
+from .io import load, save
 from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 
@@ -38,6 +39,8 @@ __all__ = [
     "dawsons_kayles",
     "grundys_game",
     "kayles",
+    "load",
     "nim",
     "nim_sum",
+    "save",
 ]
