@@ -136,7 +136,10 @@ class Run:
         from tqdm.auto import tqdm
 
         desc = self.desc or str(self.game)
-        self.bar = tqdm(total=total, initial=done, desc=desc, unit=" values", unit_scale=True, leave=True)
+        # Redrawn at most twice a second: a notebook without ipywidgets keeps every redraw.
+        self.bar = tqdm(
+            total=total, initial=done, desc=desc, unit=" values", unit_scale=True, leave=True, mininterval=0.5
+        )
 
     def _update(self, done: int, total: int) -> None:
         bar = self.bar
