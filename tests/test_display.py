@@ -10,6 +10,7 @@ import grundy.display
 import grundy.games
 import grundy.io
 import grundy.periodicity
+import grundy.plot
 
 
 def _cells(html):
@@ -132,5 +133,5 @@ def test_card_helper():
 
 
 def test_docstring_examples():
-    for module in (grundy.display, grundy.games, grundy.io, grundy.periodicity):
+    for module in (grundy.display, grundy.games, grundy.io, grundy.periodicity, grundy.plot):
         assert doctest.testmod(module).failed == 0, module.__name__

@@ -335,6 +335,8 @@ def test_checkpoint_arguments_are_checked(tmp_path):
         g.values(10, checkpoint=3)
     with pytest.raises(TypeError, match="progress"):
         g.values(10, progress="yes")
+    with pytest.raises(FileNotFoundError, match="folder"):
+        g.values(10, checkpoint=tmp_path / "missing" / "a.npz")
 
 
 _KILLED = textwrap.dedent(

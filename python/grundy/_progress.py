@@ -80,6 +80,9 @@ class Run:
             from . import io
 
             self.game._rule()  # TypeError now for rules that cannot be saved
+            folder = os.path.dirname(os.path.abspath(self.path))
+            if not os.path.isdir(folder):  # now, not at the first checkpoint
+                raise FileNotFoundError(f"the checkpoint's folder {folder} does not exist")
             if os.path.exists(self.path):
                 self.written = io._resume(self.game, self.path)
                 self.written_period = self.game.known_periodicity

@@ -58,8 +58,8 @@ class Game:
 
         ``checkpoint``: a file path. Values found there are loaded first (a file of another rule
         raises ValueError), and the values computed so far are written there every
-        ``checkpoint_every`` seconds, after Ctrl-C and at the end, atomically (the file is always
-        complete). After a crash or kill, the same call resumes where the file ends and returns
+        ``checkpoint_every`` seconds (default 30), after Ctrl-C and at the end, atomically (the
+        file is always complete). After a crash or kill, the same call resumes where the file ends and returns
         the same values. The file is a :func:`grundy.save` file: :func:`grundy.load` reads it.
 
         >>> import grundy as gr

@@ -107,6 +107,12 @@ def plot_sparse(game: Game, n: int | None = None, *, ax: Any = None, kind: str =
     ones red (label ``rare``). ``kind="histogram"``: for each value, how many heap sizes hold it,
     as stacked bars (containers labelled ``common`` and ``rare``). ``kind="both"``: the two side
     by side; ``ax`` is then None or a pair of Axes, and a pair is returned.
+
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import grundy as gr
+    >>> ax = plot_sparse(gr.grundys_game(), 500, kind="histogram")
+    >>> sorted(c.get_label() for c in ax.containers)
+    ['common', 'rare']
     """
     if kind not in _KINDS:
         raise ValueError(f"kind must be one of {', '.join(_KINDS)}, not {kind!r}")
