@@ -96,7 +96,8 @@ def plot_values(game: Game, n: int | None = None, *, ax: Axes | None = None, rar
     ax.set_ylabel("G(n)")
     ax.set_title(game._title())
     ax.set_xlim(-0.5, n - 0.5)
-    ax.legend(loc="upper left", fontsize="small", framealpha=0.8)
+    # "best" avoids covering points but scans them all: only for small plots.
+    ax.legend(loc="best" if n <= 5000 else "upper left", fontsize="small", framealpha=0.8)
     return ax
 
 
