@@ -240,6 +240,14 @@ impl SetStore {
         e
     }
 
+    /// Forgets every entry of a ring and numbers on from `len`: the next push is entry `len`.
+    /// Used to rebuild the last entries of a ring from stored values.
+    pub fn restart_at(&mut self, len: usize) {
+        debug_assert!(self.cap.is_some(), "only a ring can skip entries");
+        self.words.fill(0);
+        self.len = len;
+    }
+
     /// Re-lays the store out with more words per entry (values grew past the old bound).
     pub fn widen(&mut self, stride: usize) {
         if stride <= self.stride {
@@ -308,5 +316,9 @@ mod tests {
         assert_eq!(st.get(2)[0], 2);
         st.widen(2);
         assert_eq!(st.get(3), &[3, 0]);
+        st.restart_at(10);
+        st.push()[1] = 7;
+        assert_eq!(st.len(), 11);
+        assert_eq!(st.get(10), &[0, 7]);
     }
 }

@@ -23,6 +23,7 @@ from .games import (
 )
 from .graph import CycleError, GameGraph
 from .heap_game import HeapGame
+from .io import load, save
 from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
@@ -45,8 +46,10 @@ __all__ = [
     "equivalent",
     "grundys_game",
     "kayles",
+    "load",
     "nim",
     "nim_sum",
     "survey",
     "outcomes",
+    "save",
 ]

@@ -1,6 +1,13 @@
-"""Command line: ``python -m grundy values CODE N`` and ``python -m grundy moves CODE HEAP...``.
+"""Command line: ``python -m grundy values|period|sparse|moves|survey ...`` (``--help`` on each).
 
-Rules are written as take-and-break codes (``0.77``) or subtraction sets (``S1,2,3``).
+Rules are written as take-and-break codes (``0.77``) or subtraction sets (``S1,2,3``). Results go
+to stdout, progress bars and errors to stderr; a bad game or argument exits with status 2.
+
+    python -m grundy values 0.77 40                  # Kayles' first 40 values
+    python -m grundy period 0.137 --json             # preperiod, period, proof
+    python -m grundy sparse 4!.0 100000 --json       # Grundy's game: rare positions
+    python -m grundy moves 0.77 10 7 3               # winning moves of a sum of Kayles rows
+    python -m grundy survey "0.??" --csv out.csv     # every two-digit octal game
 """
 
 from __future__ import annotations
@@ -9,11 +16,14 @@ import argparse
 import itertools
 import json
 import sys
+from typing import Any
 
 import numpy as np
 
 from .games import Game, Subtraction, TakeAndBreak
-from .position import Position
+from .periodicity import DEFAULT_MAX_N
+
+GAME_HELP = "take-and-break code (0.77, 4!.0) or subtraction set (S1,2,3)"
 
 
 def parse_game(text: str) -> Game:
@@ -32,7 +42,7 @@ def parse_game(text: str) -> Game:
 
 
 def _values(args: argparse.Namespace) -> None:
-    v = parse_game(args.game).values(args.n)
+    v = parse_game(args.game).values(args.n, checkpoint=args.checkpoint)
     if args.format == "text":
         print(" ".join(map(str, v.tolist())))
     elif args.format == "csv":
@@ -44,7 +54,114 @@ def _values(args: argparse.Namespace) -> None:
         np.save(sys.stdout.buffer, v)
 
 
+def _period(args: argparse.Namespace) -> None:
+    game = parse_game(args.game)
+    p = game.periodicity(max_n=args.max_n, checkpoint=args.checkpoint)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "game": str(game),
+                    "preperiod": p.preperiod,
+                    "period": p.period,
+                    "saltus": p.saltus,
+                    "proven": p.proven,
+                    "checked_to": p.checked_to,
+                    "certificate": p.certificate,
+                }
+            )
+        )
+        return
+    from .display import period_text
+
+    print(f"{game}: {period_text(p)}")
+    if p.period is not None:
+        print(f"preperiod {p.preperiod}, period {p.period}, saltus {p.saltus}")
+        print(f"one period: {' '.join(map(str, p.base))}")
+    print(p.certificate)
+
+
+def _sparse(args: argparse.Namespace) -> None:
+    game = parse_game(args.game)
+    s = game.sparse_space(args.n)
+    rare = s.rare_positions.tolist()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "game": str(game),
+                    "n": s.n,
+                    "mask": s.mask,
+                    "parity_dependent": s.parity_dependent,
+                    "rare_count": s.rare_count,
+                    "common_count": s.common_count,
+                    "last_rare": s.last_rare,
+                    "rare_positions": rare,
+                    "rare_values": list(s.rare_values),
+                }
+            )
+        )
+        return
+    from .display import _sparse_text
+
+    print(f"{game}: {_sparse_text(s)}")
+    print(f"rare values: {' '.join(map(str, s.rare_values))}")
+    print(f"rare positions: {' '.join(map(str, rare))}")
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {n}")
+    return n
+
+
+def _add_values(sub: argparse._SubParsersAction) -> None:
+    v = sub.add_parser("values", help="print G(0..N-1) of a game", description="Print G(0..N-1) of a game.")
+    v.add_argument("game", help=GAME_HELP)
+    v.add_argument("n", type=_count, help="how many values")
+    v.add_argument("--format", choices=["text", "csv", "json", "npy"], default="text")
+    v.add_argument("--checkpoint", metavar="PATH", help="resume from / save progress to this file (gr.save format)")
+    v.set_defaults(run=_values)
+
+
+def _add_period(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "period",
+        help="find (and prove, where a theorem applies) where a game's values become periodic",
+        description="Find where G(n) becomes periodic or arithmetic-periodic, and prove it where a theorem "
+        "applies (finite octal and hexadecimal codes, finite subtraction sets).",
+    )
+    p.add_argument("game", help=GAME_HELP)
+    p.add_argument(
+        "--max-n",
+        type=_count,
+        default=DEFAULT_MAX_N,
+        help=f"examine at most this many values (default {DEFAULT_MAX_N})",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--checkpoint", metavar="PATH", help="resume from / save progress to this file (gr.save format)")
+    p.set_defaults(run=_period)
+
+
+def _add_sparse(sub: argparse._SubParsersAction) -> None:
+    s = sub.add_parser(
+        "sparse",
+        help="rare and common values of G(0..N-1) under the best mask",
+        description="Sparse space of G(0..N-1): the mask that makes rare values fewest, and where they occur.",
+    )
+    s.add_argument("game", help=GAME_HELP)
+    s.add_argument("n", type=_count, help="how many values")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(run=_sparse)
+
+
 def _moves(args: argparse.Namespace) -> None:
+    from .position import Position
+
     pos = Position(parse_game(args.game), args.heaps)
     play = "misère" if args.misere else "normal"
     found = list(itertools.islice(pos.iter_winning_moves(misere=args.misere), args.limit + 1))
@@ -57,23 +174,55 @@ def _moves(args: argparse.Namespace) -> None:
         print(f"(more winning moves exist; the first {args.limit} are shown, see --limit)", file=sys.stderr)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m grundy", description=__doc__.split("\n")[0])
-    sub = p.add_subparsers(dest="command", required=True)
-    v = sub.add_parser("values", help="print G(0..N-1) of a game")
-    v.add_argument("game", help="take-and-break code (0.77) or subtraction set (S1,2,3)")
-    v.add_argument("n", type=int, help="how many values")
-    v.add_argument("--format", choices=["text", "csv", "json", "npy"], default="text")
-    v.set_defaults(run=_values)
+def _add_moves(sub: Any) -> None:
     m = sub.add_parser(
         "moves",
         help="print the winning moves of a sum of heaps, one per line (or say it is a P-position)",
     )
-    m.add_argument("game", help="take-and-break code (0.77) or subtraction set (S1,2,3)")
+    m.add_argument("game", help=GAME_HELP)
     m.add_argument("heaps", nargs="+", type=int, help="heap sizes")
     m.add_argument("--misere", action="store_true", help="misère play: whoever cannot move wins")
     m.add_argument("--limit", type=int, default=100, help="print at most this many moves (default 100)")
     m.set_defaults(run=_moves)
+
+
+def _survey(args: argparse.Namespace) -> None:
+    from .survey import survey
+
+    df = survey(args.pattern, max_n=args.max_n, threads=args.threads, progress=None if args.progress else False)
+    if args.csv:
+        df.to_csv(args.csv, index=False)
+        print(f"{len(df)} games written to {args.csv}", file=sys.stderr)
+    else:
+        print(df.drop(columns=["seconds"]).to_string(index=False))
+    if df.attrs.get("interrupted"):
+        raise KeyboardInterrupt
+
+
+def _add_survey(sub: Any) -> None:
+    s = sub.add_parser("survey", help="periodicity and sparse space of every game of a family, as a table")
+    s.add_argument("pattern", help="codes with ? for any octal digit, e.g. 0.?? or 4.???")
+    s.add_argument(
+        "--max-n", type=int, default=DEFAULT_MAX_N, help=f"values per game at most (default {DEFAULT_MAX_N})"
+    )
+    s.add_argument("--csv", metavar="PATH", help="write the table to a CSV file instead of printing it")
+    s.add_argument("--threads", type=int, default=None, help="games computed at once (default: every core)")
+    s.add_argument("--progress", action="store_true", help="show a progress bar")
+    s.set_defaults(run=_survey)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m grundy",
+        description="Grundy values, periodicity and sparse space of impartial heap games.",
+        epilog="Run python -m grundy COMMAND --help for the options of each command.",
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_values(sub)
+    _add_period(sub)
+    _add_sparse(sub)
+    _add_moves(sub)
+    _add_survey(sub)
     return p
 
 
@@ -81,9 +230,12 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         args.run(args)
-    except (ValueError, TypeError, MemoryError) as e:
+    except (ValueError, TypeError, MemoryError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -6,14 +6,21 @@ never recomputes the ones already known.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _core
+from . import _core, display
+from ._progress import CHECKPOINT_EVERY, Run
 from ._validate import as_count, as_heap
 from .periodicity import DEFAULT_MAX_N, DIRECT_LIMIT, Periodicity, SparseSpace
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+Path = str | os.PathLike[str]
 
 #: Above this many values a request is refused outright (no machine holds 2**62 values).
 _MAX_VALUES = 2**62
@@ -29,9 +36,19 @@ class Game:
         self._seq = seq
         self._key = key
         self._proven: Periodicity | None = None
+        self._periodicity: Periodicity | None = None
+        self._sparse: SparseSpace | None = None
 
     # -- values ---------------------------------------------------------------------------------
-    def values(self, n: int, *, threads: int | None = None) -> np.ndarray:
+    def values(
+        self,
+        n: int,
+        *,
+        progress: bool | None = None,
+        checkpoint: Path | None = None,
+        checkpoint_every: float = CHECKPOINT_EVERY,
+        threads: int | None = None,
+    ) -> np.ndarray:
         """G(0), ..., G(n-1) as a numpy array of the smallest unsigned dtype that holds them.
 
         Values are cached: asking for more later computes only the missing ones. The GIL is
@@ -39,12 +56,22 @@ class Game:
         ``threads`` caps the threads used (default: every core, or ``RAYON_NUM_THREADS``); the
         values are the same for any thread count.
 
+        ``progress``: True shows a progress bar (tqdm; a widget in Jupyter), False never, None
+        (default) once the call has run for about a second.
+
+        ``checkpoint``: a file path. Values found there are loaded first (a file of another rule
+        raises ValueError), and the values computed so far are written there every
+        ``checkpoint_every`` seconds (default 30), after Ctrl-C and at the end, atomically (the
+        file is always complete). After a crash or kill, the same call resumes where the file ends and returns
+        the same values. The file is a :func:`grundy.save` file: :func:`grundy.load` reads it.
+
         >>> import grundy as gr
         >>> gr.kayles().values(8)
         array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
         """
         n = as_count(n)
-        self._ensure(n, threads)
+        with self._run(progress, checkpoint, checkpoint_every, threads=threads) as run:
+            run.ensure(n)
         return self._seq.array(0, n)
 
     def value(self, h: int) -> int:
@@ -56,7 +83,7 @@ class Game:
         >>> import grundy as gr
         >>> gr.grundys_game().value(8)
         2
-        >>> gr.kayles().value(10**18)  # 10**18 = 76 (mod 12), past the preperiod 71: G(76) = 1
+        >>> gr.kayles().value(10**18)
         1
         """
         h = as_heap(h, "h")
@@ -70,32 +97,46 @@ class Game:
             self._ensure(h + 1)
             return self._seq.get(h)
         raise ValueError(
-            f"no period of {self!r} is proven within the {len(self._seq)} values examined, so G({h}) "
+            f"no period of {self._constructor()} is proven within the {len(self._seq)} values examined, so G({h}) "
             f"cannot be read off a period: call .periodicity(max_n=...) with a larger bound, or "
             f".values({h} + 1) to compute it directly"
         )
 
-    def periodicity(self, max_n: int | None = None, *, threads: int | None = None) -> Periodicity:
+    def periodicity(
+        self,
+        max_n: int | None = None,
+        *,
+        progress: bool | None = None,
+        checkpoint: Path | None = None,
+        checkpoint_every: float = CHECKPOINT_EVERY,
+        threads: int | None = None,
+    ) -> Periodicity:
         """Finds where the values become periodic (or arithmetic-periodic) and proves it if a theorem
         covers the rule.
 
         Computes values as needed, doubling up to ``max_n`` (default ``DEFAULT_MAX_N`` = 2**16) and
         stopping as soon as a period is proven. For rules no theorem covers, it stops once the same
         period was observed at two sizes. Never raises for lack of a period: the result then has
-        ``period`` None.
+        ``period`` None. The result is kept (:attr:`known_periodicity`) for display, plots and
+        :func:`grundy.save`. ``progress``, ``checkpoint`` and ``checkpoint_every`` are as for
+        :meth:`values`; the checkpoint also records the result.
 
         >>> import grundy as gr
         >>> gr.TakeAndBreak("0.137").periodicity()
         Periodicity(preperiod=52, period=34, saltus=0, proven=True, checked_to=1024)
         """
         max_n = DEFAULT_MAX_N if max_n is None else as_count(max_n, "max_n")
-        if self._proven is not None:
-            return self._proven
+        with self._run(progress, checkpoint, checkpoint_every, f"{self}: periodicity", threads) as run:
+            if self._proven is None:
+                self._set_periodicity(self._search_period(max_n, run))
+            return self._periodicity  # type: ignore[return-value]
+
+    def _search_period(self, max_n: int, run: Run) -> Periodicity:
         n = min(max(1024, len(self._seq)), max_n)
         unprovable = self._seq.unproven_reason() is not None
         last = None
         while True:
-            self._ensure(n, threads)
+            run.ensure(n)
             d = self._seq.period(n)
             key = d and (d["preperiod"], d["period"], d["saltus"])
             if d is not None and (d["proven"] or (unprovable and key == last)) or n >= max_n:
@@ -109,12 +150,28 @@ class Game:
             return Periodicity(None, None, 0, False, cert, n)
         n0, p = d["preperiod"], d["period"]
         base = tuple(self._seq.array(n0, n0 + p).tolist())
-        result = Periodicity(n0, p, d["saltus"], d["proven"], d["certificate"], d["checked_to"], base)
-        if result.proven:
-            self._proven = result
-        return result
+        return Periodicity(n0, p, d["saltus"], d["proven"], d["certificate"], d["checked_to"], base)
 
-    def sparse_space(self, n: int) -> SparseSpace:
+    def _set_periodicity(self, p: Periodicity) -> None:
+        self._periodicity = p
+        if p.proven:
+            self._proven = p
+
+    @property
+    def known_periodicity(self) -> Periodicity | None:
+        """The last :meth:`periodicity` result (proven, observed, or no period found), or None when
+        none was asked for; computes nothing. :func:`grundy.load` restores it.
+
+        >>> import grundy as gr
+        >>> g = gr.kayles()
+        >>> g.known_periodicity is None
+        True
+        >>> _ = g.periodicity(); g.known_periodicity.period
+        12
+        """
+        return self._periodicity
+
+    def sparse_space(self, n: int, *, progress: bool | None = None) -> SparseSpace:
         """Rare and common values of G(0..n) under the mask (found automatically) that makes rare
         positions fewest.
 
@@ -124,26 +181,104 @@ class Game:
         ('0b1111110', [0, 1, 2, 3, 4, 6, 7, 9, 10, 12, 15, 20])
         """
         n = as_count(n)
-        self._ensure(n)
+        with self._run(progress) as run:
+            run.ensure(n)
         d = self._seq.sparse_space(n)
         rare = d["rare_positions"]
         rare_values = tuple(sorted(set(self._seq.array(0, n)[rare].tolist()))) if n else ()
-        return SparseSpace(n, d["mask"], d["parity"], rare, rare_values, n - int(rare.size))
+        self._sparse = SparseSpace(n, d["mask"], d["parity"], rare, rare_values, n - int(rare.size))
+        return self._sparse
 
     @property
     def computed(self) -> int:
         """How many values G(0..computed) are cached."""
         return len(self._seq)
 
-    def _ensure(self, n: int, threads: int | None = None) -> None:
-        if n > _MAX_VALUES:
-            raise MemoryError(f"{n} values cannot be stored on any machine; ask for fewer")
-        if threads is not None:
-            threads = as_count(threads, "threads")
-            if threads == 0:
-                raise ValueError("threads must be at least 1")
-        if n > len(self._seq):
-            self._seq.extend(n, None, threads)
+    def _ensure(self, n: int) -> None:
+        with self._run(None) as run:
+            run.ensure(n)
+
+    def _run(
+        self,
+        progress: bool | None,
+        checkpoint: Path | None = None,
+        checkpoint_every: float = CHECKPOINT_EVERY,
+        desc: str | None = None,
+        threads: int | None = None,
+    ) -> _Run:
+        return _Run(self, progress, checkpoint, checkpoint_every, desc, threads)
+
+    # -- display and plots ------------------------------------------------------------------------
+    def table(self, n: int, width: int | None = None) -> display.ValueTable:
+        """G(0..n-1) laid out in rows of ``width`` values (default: the known period, else 10),
+        the periodic part shaded in notebooks.
+
+        >>> import grundy as gr
+        >>> print(gr.Subtraction([1, 2]).table(7, width=3))
+               +0 +1 +2
+             0  0  1  2
+             3  0  1  2
+             6  0
+        """
+        values = self.values(n)
+        p = self._periodicity
+        if width is None:
+            width = p.period if p is not None and p.period and p.period <= 40 else 10
+        width = as_count(width, "width")
+        return display.ValueTable(values, width, preperiod=p.preperiod if p else None, title=self._title())
+
+    def plot(self, n: int | None = None, *, ax: Axes | None = None, rare: bool = True, **style: Any) -> Axes:
+        """Draws G(n) against n for the first ``n`` heap sizes (default: those computed) with
+        matplotlib (``pip install grundy[plot]``); returns the Axes.
+
+        Marks the preperiod and one period when a period is known (:attr:`known_periodicity`; no
+        search is started), and circles the rare values of the sparse space (``rare=False`` to
+        skip). ``ax`` draws into an existing Axes; ``style`` goes to the values' ``ax.plot``.
+
+        >>> import matplotlib; matplotlib.use("Agg")
+        >>> import grundy as gr
+        >>> ax = gr.kayles().plot(100)
+        >>> ax.get_lines()[0].get_ydata()[:6].tolist()
+        [0, 1, 2, 3, 1, 4]
+        """
+        from . import plot
+
+        return plot.plot_values(self, n, ax=ax, rare=rare, **style)
+
+    def plot_sparse(self, n: int | None = None, *, ax: Any = None, kind: str = "both") -> Any:
+        """Draws the sparse space of G(0..n-1) (``pip install grundy[plot]``): ``kind="positions"``
+        the values with rare ones highlighted, ``"histogram"`` how often each value occurs
+        (rare and common stacked), ``"both"`` (default) both side by side, returned as a pair
+        of Axes (``ax`` may then be a pair).
+
+        >>> import matplotlib; matplotlib.use("Agg")
+        >>> import grundy as gr
+        >>> left, right = gr.grundys_game().plot_sparse(1000)
+        """
+        from . import plot
+
+        return plot.plot_sparse(self, n, ax=ax, kind=kind)
+
+    def _title(self) -> str:
+        name = getattr(self, "name", None)
+        return f"{name} ({self})" if name else str(self)
+
+    def _constructor(self) -> str:
+        """The expression that builds this game, as repr() shows it first."""
+        return f"{type(self).__name__}(...)"
+
+    def _rule(self) -> dict[str, Any]:
+        """The rule as plain data that rebuilds the game (what files record)."""
+        raise TypeError(
+            f"{self._constructor()} cannot be saved or checkpointed: its rule is a Python callable, which "
+            "cannot be rebuilt from a file. Save its values instead: numpy.save(path, game.values(n))"
+        )
+
+    def __repr__(self) -> str:
+        return self._constructor() + display.game_comment(self)
+
+    def _repr_html_(self) -> str:
+        return display.game_html(self)
 
     # -- identity -------------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -202,8 +337,20 @@ class TakeAndBreak(Game):
     def __str__(self) -> str:
         return self.code
 
-    def __repr__(self) -> str:
-        return f"TakeAndBreak({self.code!r})" + (f"  # {self.name}" if self.name else "")
+    def _constructor(self) -> str:
+        return f"TakeAndBreak({self.code!r})"
+
+    def _rule(self) -> dict[str, Any]:
+        return {"type": "take_and_break", "code": self.code}
+
+
+class _Run(Run):
+    """A :class:`Run` that also refuses requests no machine can hold."""
+
+    def ensure(self, n: int) -> None:
+        if n > _MAX_VALUES:
+            raise MemoryError(f"{n} values cannot be stored on any machine; ask for fewer")
+        super().ensure(n)
 
 
 def _members(subtract: Iterable[int], what: str) -> list[int]:
@@ -297,7 +444,7 @@ class Subtraction(Game):
         """
         return cls._make("all_but", _members(excluded, "the excluded set"))
 
-    def __repr__(self) -> str:
+    def _constructor(self) -> str:
         if self.kind == "finite":
             return f"Subtraction({self.members})"
         if self.kind == "all_but":
@@ -306,7 +453,13 @@ class Subtraction(Game):
             return f"Subtraction(allowed={getattr(self.allowed, '__qualname__', self.allowed)!s})"
         return f"Subtraction.{self.kind}()"
 
-    __str__ = __repr__
+    def _rule(self) -> dict[str, Any]:
+        if self.kind == "allowed":
+            return super()._rule()
+        return {"type": "subtraction", "kind": self.kind, "members": self.members}
+
+    def __str__(self) -> str:
+        return self._constructor()
 
 
 def nim() -> TakeAndBreak:

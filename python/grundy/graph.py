@@ -400,6 +400,11 @@ class GameGraph:
             s += f", labels=[{shown}{more}]"
         return s + ")"
 
+    def _repr_html_(self) -> str:
+        from .display import graph_html
+
+        return graph_html(self)
+
 
 def _integer_pairs(edges: Any) -> np.ndarray | None:
     """``edges`` as an (E, 2) integer array when it is one, or converts to one exactly."""

@@ -84,11 +84,12 @@ class HeapGame(Game):
             out.append(tuple(ints))
         return out
 
-    def __repr__(self) -> str:
+    def _constructor(self) -> str:
         rule = getattr(self.rule, "__qualname__", repr(self.rule))
-        return f"HeapGame({rule})" + (f"  # {self.name}" if self.name else "")
+        return f"HeapGame({rule})"
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return self._constructor()
 
 
 __all__ = ["HeapGame"]

@@ -64,6 +64,11 @@ class Periodicity:
     def __str__(self) -> str:
         return f"{self!r}\n{self.certificate}"
 
+    def _repr_html_(self) -> str:
+        from .display import periodicity_html
+
+        return periodicity_html(self)
+
 
 @dataclass(frozen=True)
 class SparseSpace:
@@ -105,3 +110,8 @@ class SparseSpace:
             f"SparseSpace(n={self.n}, mask={self.mask:#b}, parity_dependent={self.parity_dependent}, "
             f"rare_count={self.rare_count}, last_rare={self.last_rare}, common_count={self.common_count})"
         )
+
+    def _repr_html_(self) -> str:
+        from .display import sparse_html
+
+        return sparse_html(self)

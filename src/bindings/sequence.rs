@@ -8,7 +8,7 @@ use crate::engine::{
 use crate::error::Error;
 use crate::rules::{Subtraction, TakeAndBreak};
 use crate::{periodicity, sparse_space};
-use numpy::PyArray1;
+use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt};
@@ -259,6 +259,26 @@ impl Sequence {
             on_threads(threads, &ctl, |c| s.extend(n, c)).and_then(|r| r)
         })
         .map_err(|e| to_py(e, &self.slot))
+    }
+
+    /// Fills an empty sequence with known values G(0..len(values)) (a uint32 array) without
+    /// recomputing them all: the rule rebuilds its state and recomputes a few values (all of
+    /// them for rules without a cheap rebuild) to check them. ValueError when a value disagrees
+    /// with the rule or the sequence is not empty.
+    #[pyo3(signature = (values, progress=None))]
+    fn seed(
+        &self,
+        py: Python<'_>,
+        values: PyReadonlyArray1<'_, u32>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<()> {
+        let v = values.as_slice()?;
+        let ctl = PyControl {
+            slot: self.slot.clone(),
+            progress,
+        };
+        self.with(py, |s| s.seed(v, &ctl))
+            .map_err(|e| to_py(e, &self.slot))
     }
 
     fn __len__(&self, py: Python<'_>) -> usize {

@@ -184,7 +184,23 @@ pub trait Step: Send {
         }
         Ok(())
     }
+
+    /// Seeds a fresh step with known values `g` = G(0..g.len()) (read back from a file): brings
+    /// its state to what it would be after computing G(0..k), for a `k <= g.len()` of its
+    /// choosing, and returns `k`. The driver ([`Sequence::seed`]) then computes G(k..) with
+    /// [`Step::compute`] and checks each against `g`: a mismatch means the data belong to another
+    /// rule or are corrupted. [`Sequence::seed`] calls [`Step::prepare`] with `g.len()` first.
+    ///
+    /// The default returns 0: every value is recomputed and checked. A step that can rebuild its
+    /// state cheaply returns `g.len() - RESUME_CHECK` so the last values are still spot-checked.
+    /// Returns an error only before changing any state.
+    fn resume<T: Val>(&mut self, _g: &[T]) -> Result<usize> {
+        Ok(0)
+    }
 }
+
+/// How many trailing values a [`Step::resume`] override leaves to be recomputed and checked.
+pub const RESUME_CHECK: usize = 16;
 
 /// A rule's values, computed on demand and cached.
 pub struct Sequence<S> {
@@ -231,6 +247,86 @@ impl<S: Step> Sequence<S> {
             }
         }
     }
+
+    /// A sequence that starts with known values G(0..values.len()), for instance read back from a
+    /// file: see [`Sequence::seed`].
+    ///
+    /// ```
+    /// use grundy::engine::{NoControl, Sequence, SubtractionExact};
+    /// use grundy::rules::Subtraction;
+    /// let rule = || SubtractionExact::new(Subtraction::finite(vec![1, 2]).unwrap());
+    /// let mut s = Sequence::with_values(rule(), &[0, 1, 2, 0, 1, 2]).unwrap();
+    /// s.extend(8, &NoControl).unwrap();
+    /// assert_eq!(s.values().to_vec(), vec![0, 1, 2, 0, 1, 2, 0, 1]);
+    /// assert!(Sequence::with_values(rule(), &[0, 1, 1]).is_err()); // G(2) = 2, not 1
+    /// ```
+    pub fn with_values(step: S, values: &[u32]) -> Result<Self> {
+        let mut s = Sequence::new(step);
+        s.seed(values, &NoControl)?;
+        Ok(s)
+    }
+
+    /// Fills an empty sequence with known values G(0..values.len()) without computing them all:
+    /// the step rebuilds its state with [`Step::resume`], and the values it leaves out are
+    /// recomputed and checked. A value that disagrees with the rule is an [`Error::Invalid`];
+    /// the sequence then holds the values before it and the rule's own value at that heap.
+    /// `ctl` is polled while values are recomputed.
+    pub fn seed(&mut self, values: &[u32], ctl: &dyn Control) -> Result<()> {
+        if !self.values.is_empty() {
+            return Err(Error::Invalid(format!(
+                "only an empty sequence can be seeded (this one holds {} values)",
+                self.values.len()
+            )));
+        }
+        let n = values.len() as u64;
+        let max = values.iter().copied().max().unwrap_or(0);
+        let width = if max > u16::MAX as u32 { 4 } else { 2 };
+        memory::check(n.saturating_mul(width + self.step.bytes_per_heap()))?;
+        self.step.prepare(n)?;
+        if width == 4 {
+            self.values.widen();
+        }
+        match &mut self.values {
+            Values::U16(v) => seed_into(&mut self.step, v, values, ctl),
+            Values::U32(v) => seed_into(&mut self.step, v, values, ctl),
+        }
+    }
+}
+
+/// [`Sequence::seed`] for one storage type: `g` is empty and every value fits `T`.
+fn seed_into<S: Step, T: Val>(
+    step: &mut S,
+    g: &mut Vec<T>,
+    values: &[u32],
+    ctl: &dyn Control,
+) -> Result<()> {
+    g.try_reserve_exact(values.len())
+        .map_err(|_| Error::Memory {
+            requested: (values.len() * std::mem::size_of::<T>()) as u64,
+            available: memory::available().unwrap_or(0),
+        })?;
+    g.extend(values.iter().map(|&v| T::new(v)));
+    let k = step.resume(g)?.min(values.len());
+    g.truncate(k);
+    let mut last = Instant::now();
+    for (n, &want) in values.iter().enumerate().skip(k) {
+        let v = step.compute(g)?;
+        if v != want {
+            if v <= T::MAX {
+                g.push(T::new(v));
+            }
+            return Err(Error::Invalid(format!(
+                "the stored value G({n}) = {want} disagrees with the rule, which gives {v}: \
+                 the values belong to another rule or are corrupted"
+            )));
+        }
+        g.push(T::new(v));
+        if g.len() % 64 == 0 && last.elapsed() >= POLL_INTERVAL {
+            ctl.check(g.len() as u64, values.len() as u64)?;
+            last = Instant::now();
+        }
+    }
+    Ok(())
 }
 
 fn run<S: Step, T: Val>(
@@ -254,6 +350,7 @@ fn run<S: Step, T: Val>(
 /// A sequence of any rule, for holders that must not be generic (the Python binding).
 pub trait AnySequence: Send {
     fn extend(&mut self, target: u64, ctl: &dyn Control) -> Result<()>;
+    fn seed(&mut self, values: &[u32], ctl: &dyn Control) -> Result<()>;
     fn values(&self) -> &Values;
     fn theorem(&self) -> Theorem;
 }
@@ -261,6 +358,9 @@ pub trait AnySequence: Send {
 impl<S: Step> AnySequence for Sequence<S> {
     fn extend(&mut self, target: u64, ctl: &dyn Control) -> Result<()> {
         Sequence::extend(self, target, ctl)
+    }
+    fn seed(&mut self, values: &[u32], ctl: &dyn Control) -> Result<()> {
+        Sequence::seed(self, values, ctl)
     }
     fn values(&self) -> &Values {
         &self.values
@@ -288,6 +388,30 @@ mod tests {
         assert_eq!(s.values().width(), 4);
         assert_eq!(s.values().get(69_999), 69_999);
         assert_eq!(s.values().get(65_535), 65_535);
+    }
+
+    /// The default `resume` replays: a wrong value anywhere is caught, and the sequence keeps the
+    /// values before it and the rule's own value there.
+    #[test]
+    fn seeding_replays_and_checks_by_default() {
+        struct Identity;
+        impl Step for Identity {
+            fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
+                Ok(g.len() as u32)
+            }
+        }
+        let good: Vec<u32> = (0..70_000).collect();
+        let s = Sequence::with_values(Identity, &good).unwrap();
+        assert_eq!(s.values().width(), 4);
+        assert_eq!(s.values().to_vec(), good);
+        let mut bad = good[..100].to_vec();
+        bad[3] = 7;
+        let mut s = Sequence::new(Identity);
+        let e = s.seed(&bad, &NoControl).unwrap_err();
+        assert!(e.to_string().contains("G(3) = 7"), "{e}");
+        assert_eq!(s.values().to_vec(), vec![0, 1, 2, 3]);
+        // Only an empty sequence is seeded.
+        assert!(matches!(s.seed(&good, &NoControl), Err(Error::Invalid(_))));
     }
 
     #[test]

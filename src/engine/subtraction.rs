@@ -9,7 +9,7 @@
 //! ```
 
 use super::window_mex::WindowMex;
-use super::{Step, Val};
+use super::{Step, Val, RESUME_CHECK};
 use crate::bitset::MexSet;
 use crate::error::Result;
 use crate::periodicity::Theorem;
@@ -102,6 +102,12 @@ impl Step for SubtractionExact {
             Subtraction::ProperDivisors => 4,
             _ => 0,
         }
+    }
+
+    /// Nothing to rebuild: finite sets and squares keep no state, the sieve is sized by
+    /// `prepare`, and the sliding window catches up with `g` on the next `compute`.
+    fn resume<T: Val>(&mut self, g: &[T]) -> Result<usize> {
+        Ok(g.len().saturating_sub(RESUME_CHECK))
     }
 
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
@@ -204,6 +210,30 @@ mod tests {
                 naive::subtraction(&rule, 300),
                 "{rule}"
             );
+        }
+    }
+
+    #[test]
+    fn resumes_from_stored_values() {
+        for rule in [
+            Subtraction::finite(vec![2, 5, 7, 11]).unwrap(),
+            Subtraction::Squares,
+            Subtraction::AtMostHalf,
+            Subtraction::ProperDivisors,
+            Subtraction::all_but(vec![2, 3, 7]).unwrap(),
+        ] {
+            let want = exact(rule.clone(), 400);
+            for m in [0, 5, 17, 100, 250] {
+                let mut s =
+                    Sequence::with_values(SubtractionExact::new(rule.clone()), &want[..m]).unwrap();
+                s.extend(400, &NoControl).unwrap();
+                assert_eq!(s.values().to_vec(), want, "{rule} from {m}");
+            }
+            // A wrong value among the last ones is caught.
+            let mut bad = want[..300].to_vec();
+            bad[295] += 1;
+            let r = Sequence::with_values(SubtractionExact::new(rule.clone()), &bad);
+            assert!(matches!(r, Err(crate::Error::Invalid(_))), "{rule}");
         }
     }
 

@@ -17,7 +17,7 @@
 // Index loops over (heap count, `!` flag) read better than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
 
-use super::{Step, Val};
+use super::{Step, Val, RESUME_CHECK};
 use crate::bitset::{stride_for, MexSet, SetStore};
 use crate::error::Result;
 use crate::periodicity::Theorem;
@@ -339,6 +339,33 @@ impl Step for TakeAndBreakExact {
         }
     }
 
+    /// For a finite code whose stores are all rings, only the last `t + 2` sums' value sets are
+    /// needed: they are recomputed from `g`. A repeated group (running unions over every sum)
+    /// or three equal heaps (every S_2 kept) need all sums, so those replay from the start.
+    fn resume<T: Val>(&mut self, g: &[T]) -> Result<usize> {
+        if self.l > 0 || self.sets[1][0].is_some() || self.prepared > 0 {
+            return Ok(0);
+        }
+        let k = g.len().saturating_sub(RESUME_CHECK);
+        // The state after computing G(0..k): values seen, set width, and S_k[s] for the sums
+        // s < k that heap k and the ones after it still read.
+        self.max_seen = g[..k].iter().map(|v| v.get()).max().unwrap_or(0);
+        self.seen = k;
+        let need = stride_for(self.max_seen.saturating_add(1));
+        if need > self.stride {
+            self.widen(need);
+        }
+        let start = k.saturating_sub(self.t + 2);
+        for store in self.sets.iter_mut().flatten().flatten() {
+            store.restart_at(start);
+        }
+        self.prepared = start;
+        for s in start..k {
+            self.prepare_sum(&g[..s]);
+        }
+        Ok(k)
+    }
+
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
         let n = g.len();
         // Keep every stored set wide enough for the values seen so far.
@@ -449,6 +476,48 @@ mod tests {
             s.extend(n, &NoControl).unwrap();
         }
         assert_eq!(s.values().to_vec(), naive::take_and_break(&rule, 90));
+    }
+
+    #[test]
+    fn resumes_from_stored_values() {
+        // Finite codes rebuild their rings; repeated groups and three equal heaps replay.
+        for code in [
+            "0.77", "0.137", "4!.0", "0.4F", "0.C!7", "0.FF", "0.[3]", "0.1[37]", "0.B6",
+        ] {
+            let rule = TakeAndBreak::parse(code).unwrap();
+            let want = exact(code, 200);
+            for m in [0, 3, 16, 17, 40, 120] {
+                let mut s = Sequence::with_values(TakeAndBreakExact::new(rule.clone()), &want[..m])
+                    .unwrap();
+                assert_eq!(s.values().len(), m);
+                s.extend(200, &NoControl).unwrap();
+                assert_eq!(s.values().to_vec(), want, "{code} from {m}");
+            }
+            let mut bad = want[..150].to_vec();
+            bad[149] ^= 1;
+            let r = Sequence::with_values(TakeAndBreakExact::new(rule.clone()), &bad);
+            assert!(matches!(r, Err(crate::Error::Invalid(_))), "{code}");
+        }
+        // Kayles' values of another code are refused.
+        let other = exact("0.137", 100);
+        let r = Sequence::with_values(
+            TakeAndBreakExact::new(TakeAndBreak::parse("0.77").unwrap()),
+            &other,
+        );
+        assert!(r.is_err());
+    }
+
+    #[test]
+    fn resumes_past_the_parallel_threshold() {
+        let n = PAR_PAIRS as u64 * 2 + 100;
+        let want = exact("0.77", n);
+        let mut s = Sequence::with_values(
+            TakeAndBreakExact::new(TakeAndBreak::parse("0.77").unwrap()),
+            &want[..want.len() - 50],
+        )
+        .unwrap();
+        s.extend(n, &NoControl).unwrap();
+        assert_eq!(s.values().to_vec(), want);
     }
 
     #[test]

@@ -1,0 +1,174 @@
+"""Progress bars and checkpoints for long computations.
+
+The core calls a ``progress(done, total)`` callable about every 50 ms while it computes (with the
+GIL taken only for that call). :class:`Run` is that callable: it feeds a tqdm bar (``tqdm.auto``,
+so a widget in Jupyter and text on a terminal) and, when a checkpoint file is asked for, stops the
+core every ``checkpoint_every`` seconds by raising :class:`_CheckpointDue`, writes the values
+computed so far, and lets the core go on. Stopping costs nothing: the core keeps every value.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .games import Game
+
+#: With ``progress=None`` a bar appears once a call has run this many seconds.
+AUTO_DELAY = 1.0
+
+#: Default seconds between two checkpoints.
+CHECKPOINT_EVERY = 30.0
+
+
+class _CheckpointDue(Exception):
+    """Raised from the progress callback to make the core return so a checkpoint can be written."""
+
+
+def _check_threads(threads: Any) -> int | None:
+    """None (every core, or RAYON_NUM_THREADS) or a positive thread count."""
+    if threads is None:
+        return None
+    from ._validate import as_count
+
+    threads = as_count(threads, "threads")
+    if threads == 0:
+        raise ValueError("threads must be at least 1")
+    return threads
+
+
+def _check_progress(progress: Any) -> bool | None:
+    if progress is None or isinstance(progress, bool):
+        return progress
+    raise TypeError(
+        f"progress must be True (always show a bar), False (never) or None (after {AUTO_DELAY:g} s), "
+        f"not {progress!r}"
+    )
+
+
+def _check_every(every: Any) -> float:
+    if isinstance(every, bool) or not isinstance(every, (int, float)):
+        raise TypeError(f"checkpoint_every must be a number of seconds, not {type(every).__name__}")
+    every = float(every)
+    if not every > 0 or math.isinf(every):
+        raise ValueError(f"checkpoint_every must be a positive number of seconds, got {every}")
+    return every
+
+
+class Run:
+    """One long call on a game: a progress bar, and checkpoints when ``checkpoint`` is a path.
+
+    Use as a context manager around :meth:`ensure`; on leaving, the bar is closed and the final
+    checkpoint written (also after Ctrl-C, so that the next call resumes from there).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        progress: bool | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        checkpoint_every: float = CHECKPOINT_EVERY,
+        desc: str | None = None,
+        threads: int | None = None,
+    ) -> None:
+        self.game = game
+        self.threads = _check_threads(threads)
+        self.mode = _check_progress(progress)
+        self.every = _check_every(checkpoint_every)
+        if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+            raise TypeError(f"checkpoint must be a file path, not {type(checkpoint).__name__}")
+        self.path = None if checkpoint is None else os.fspath(checkpoint)
+        self.desc = desc
+        self.bar: Any = None
+        self.started = time.monotonic()
+        self.last_write = self.started
+        self.written = -1  # values in the checkpoint file (-1: not written or read by this run)
+        self.written_period: Any = None  # the periodicity result the file records
+
+    # -- context ---------------------------------------------------------------------------------
+    def __enter__(self) -> Run:
+        if self.path is not None:
+            from . import io
+
+            self.game._rule()  # TypeError now for rules that cannot be saved
+            folder = os.path.dirname(os.path.abspath(self.path))
+            if not os.path.isdir(folder):  # now, not at the first checkpoint
+                raise FileNotFoundError(f"the checkpoint's folder {folder} does not exist")
+            if os.path.exists(self.path):
+                self.written = io._resume(self.game, self.path)
+                self.written_period = self.game.known_periodicity
+        return self
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        try:
+            if self.path is not None and (kind is None or issubclass(kind, KeyboardInterrupt)):
+                self.write()
+        finally:
+            self.close()
+
+    # -- computing -------------------------------------------------------------------------------
+    def ensure(self, n: int) -> None:
+        """Makes G(0..n) available, with the bar and checkpoints."""
+        seq = self.game._seq
+        if n <= len(seq):
+            return
+        if self.mode is True:
+            self._open(len(seq), n)
+        while len(self.game._seq) < n:
+            seq = self.game._seq
+            try:
+                seq.extend(n, progress=self if (self.mode is not False or self.path) else None, threads=self.threads)
+            except _CheckpointDue:
+                self.write()
+        self._update(len(self.game._seq), n)
+
+    def __call__(self, done: int, total: int) -> None:
+        """The core's ``progress(done, total)``: called with the GIL, about every 50 ms."""
+        now = time.monotonic()
+        if self.bar is None and self.mode is None and now - self.started >= AUTO_DELAY and done < total:
+            self._open(done, total)
+        self._update(done, total)
+        if self.path is not None and now - self.last_write >= self.every and done > self.written:
+            raise _CheckpointDue
+
+    def write(self) -> None:
+        """Writes the checkpoint now if it would hold more than the file does."""
+        if self.path is None:
+            return
+        from . import io
+
+        count, period = self.game.computed, self.game.known_periodicity
+        if count > self.written or period is not self.written_period or not os.path.exists(self.path):
+            io.save(self.game, self.path)
+            self.written, self.written_period = count, period
+        self.last_write = time.monotonic()
+
+    # -- the bar ---------------------------------------------------------------------------------
+    def _open(self, done: int, total: int) -> None:
+        if self.mode is False or self.bar is not None:
+            return
+        from tqdm.auto import tqdm
+
+        desc = self.desc or str(self.game)
+        # Redrawn at most twice a second: a notebook without ipywidgets keeps every redraw.
+        self.bar = tqdm(
+            total=total, initial=done, desc=desc, unit=" values", unit_scale=True, leave=True, mininterval=0.5
+        )
+
+    def _update(self, done: int, total: int) -> None:
+        bar = self.bar
+        if bar is None:
+            return
+        if bar.total != total:
+            bar.total = total
+            bar.refresh()
+        if done > bar.n:
+            bar.update(done - bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
