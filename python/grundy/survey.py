@@ -98,9 +98,10 @@ def survey_one(spec: tuple, max_n: int) -> tuple[dict, np.ndarray | None]:
     try:
         game = _build(spec)
         row["code"] = str(game)
-        p = game.periodicity(max_n=max_n)
+        # No per-game bars: the survey shows one bar of its own.
+        p = game.periodicity(max_n=max_n, progress=False)
         n = p.checked_to
-        values = game.values(n)
+        values = game.values(n, progress=False)
         row.update(
             preperiod=p.preperiod,
             period=p.period,
@@ -110,7 +111,7 @@ def survey_one(spec: tuple, max_n: int) -> tuple[dict, np.ndarray | None]:
             checked_to=n,
         )
         try:
-            s = game.sparse_space(n)
+            s = game.sparse_space(n, progress=False)
             row.update(mask=s.mask, rare_count=s.rare_count, last_rare=s.last_rare)
         except ValueError:
             pass  # values too large for a sparse-space analysis: leave the columns empty
