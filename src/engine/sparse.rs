@@ -95,7 +95,9 @@ pub struct SparseOptions {
     /// same thing without it, slower).
     pub simd: bool,
     /// Splits of each heap's first split digit (smallest parts first, both parts below the
-    /// block) whose values are all recorded with the rare parts, in the parallel part.
+    /// block) whose values are all recorded with the rare parts, in the parallel part, when
+    /// the searches of the previous block looked at 256 pairs per heap or more (this removes
+    /// most of the values they look for at a lower cost per pair).
     pub prefix: usize,
 }
 
@@ -109,7 +111,7 @@ impl Default for SparseOptions {
             warmup: 128,
             sparse_ratio: 8,
             simd: true,
-            prefix: 0,
+            prefix: 128,
         }
     }
 }
@@ -305,8 +307,10 @@ pub struct TakeAndBreakSparse {
     dense: bool,
     /// Largest next block: shrinks after a refuted provisional value, grows back after.
     next_block: usize,
-    /// Pairs of work per heap in the last block, plus a fixed cost per heap.
+    /// Pairs of work per heap in the last block, plus a fixed cost per heap; whether its
+    /// searches were long enough for the prefix.
     work_per_heap: u64,
+    use_prefix: bool,
     stats: SparseStats,
     rev: Reversed,
     buf: Buffers,
@@ -450,6 +454,7 @@ impl TakeAndBreakSparse {
             dense: true,
             next_block: opts.block.max(1),
             work_per_heap: HEAP_COST,
+            use_prefix: false,
             stats: SparseStats::default(),
             rev: Reversed::default(),
             buf: Buffers::default(),
@@ -534,6 +539,7 @@ impl TakeAndBreakSparse {
         self.dense = true;
         self.next_block = self.opts.block.max(1);
         self.work_per_heap = HEAP_COST;
+        self.use_prefix = false;
         self.rev = Reversed::default();
     }
 
@@ -596,8 +602,27 @@ impl TakeAndBreakSparse {
     /// Heaps in the next block, starting at `n0`.
     fn block_len(&self, n0: usize, left: u64) -> usize {
         let by_work = (self.opts.block_work / self.work_per_heap.max(1)) as usize;
-        let b = by_work.min(n0 / 16).min(self.next_block).max(1);
+        let mut b = by_work.min(n0 / 16).min(self.next_block).max(1);
+        if !self.dense {
+            // The rare-part splits that reach into the block are done sequentially; halve the
+            // block while they would be more than a tenth of the work.
+            while b > 128 && 10 * self.inner_pairs(b) > self.work_per_heap {
+                b /= 2;
+            }
+        }
         (b as u64).min(left) as usize
+    }
+
+    /// Average number of rare-part splits per heap of a block of `b` heaps whose other part lies
+    /// in the block.
+    fn inner_pairs(&self, b: usize) -> u64 {
+        let mut sum = 0;
+        for sd in &self.splits {
+            for &r in self.rare.iter().take_while(|&&r| r + sd.j < b) {
+                sum += (b - sd.j - r) as u64;
+            }
+        }
+        sum / b as u64
     }
 
     /// Keeps the reversed copy of the first values in step with `g`.
@@ -763,6 +788,7 @@ impl TakeAndBreakSparse {
         let heaps = stats.sparse_heaps + stats.dense_heaps;
         let pairs = stats.rare_pairs + stats.full_pairs + stats.search_pairs;
         self.work_per_heap = pairs / heaps.max(1) + HEAP_COST;
+        self.use_prefix = stats.search_pairs + stats.full_pairs >= 256 * heaps;
         self.stats = self.stats.add(stats);
         buf.new_rare = new_rare;
         self.buf = buf;
@@ -852,7 +878,7 @@ impl Ctx<'_> {
             let (i, n) = (i0 + k, n0 + i0 + k);
             let fl = &mut flags[k * stride..(k + 1) * stride];
             if let Some(sd) = eng.splits.first() {
-                if n >= sd.j + 2 && eng.opts.prefix > 0 {
+                if n >= sd.j + 2 && eng.opts.prefix > 0 && eng.use_prefix {
                     let lo = sd.outer(i);
                     let end = (sd.amax(n - sd.j) + 1).min(lo + eng.opts.prefix).max(lo);
                     fold_flags(g, n - sd.j, lo, end, fl);
