@@ -154,8 +154,9 @@ pub(crate) struct Want {
     /// Required values not found yet.
     pub left: u32,
     pub limit: u32,
-    /// Pairs looked at by searches with this set (a statistic).
+    /// Pairs looked at by searches with this set, and values they found (statistics).
     pub examined: u64,
+    pub found: u64,
 }
 
 impl Want {
@@ -166,6 +167,7 @@ impl Want {
             left: 0,
             limit: 0,
             examined: 0,
+            found: 0,
         }
     }
 
@@ -220,6 +222,7 @@ impl Want {
                     *s |= 1u64 << b;
                 }
                 self.left -= (x < self.limit) as u32;
+                self.found += 1;
             }
         }
     }
@@ -448,6 +451,7 @@ mod avx2 {
         let m = *word & (1u64 << b);
         *word ^= m;
         want.left -= (m != 0 && x < want.limit) as u32;
+        want.found += (m != 0) as u64;
         if let Some(s) = set.get_mut(w) {
             *s |= m;
         }
@@ -617,12 +621,13 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for bits in [5u32, 7, 8, 9, 10] {
+        // 11 and 12 bits: beyond the vector kernel, which must then fall back to the scalar loop.
+        for bits in [5u32, 7, 8, 9, 10, 11, 12] {
             let g: Vec<u16> = (0..3000).map(|_| (rnd() % (1 << bits)) as u16).collect();
             let mut rev = Reversed::default();
             rev.rebuild(&g, 2000);
             for trial in 0..40 {
-                let mut want = Want::new(16);
+                let mut want = Want::new((1usize << bits) / 64);
                 for w in 0..(1usize << bits).div_ceil(64) {
                     want.bits[w] = rnd() & rnd() & rnd();
                 }
@@ -638,7 +643,8 @@ mod tests {
                 let (a0, a1) = (1 + trial * 7, 1 + trial * 7 + 37 * trial + 5);
                 let s = 2900 - trial;
                 let (mut w1, mut w2) = (want.clone(), want);
-                let (mut s1, mut s2) = (vec![0u64; 16], vec![0u64; 16]);
+                let words = (1usize << bits).div_ceil(64).max(16);
+                let (mut s1, mut s2) = (vec![0u64; words], vec![0u64; words]);
                 let blocks = if trial % 2 == 0 {
                     Blocks::range(s, a0, a1)
                 } else {

@@ -133,6 +133,8 @@ pub struct SparseStats {
     /// searches looked at.
     pub searches: u64,
     pub search_pairs: u64,
+    /// Values those searches found.
+    pub search_found: u64,
     /// Provisional values refuted (each ends its block early).
     pub refuted: u64,
     /// Wall time (nanoseconds) of the parallel parts of the blocks and of their sequential part
@@ -150,6 +152,7 @@ impl SparseStats {
         self.full_pairs += o.full_pairs;
         self.searches += o.searches;
         self.search_pairs += o.search_pairs;
+        self.search_found += o.search_found;
         self.refuted += o.refuted;
         self.parallel_ns += o.parallel_ns;
         self.sequential_ns += o.sequential_ns;
@@ -721,6 +724,7 @@ impl TakeAndBreakSparse {
                         provisional = false;
                         stats.searches += 1;
                         stats.search_pairs += std::mem::take(&mut p.want.examined);
+                        stats.search_found += std::mem::take(&mut p.want.found);
                     }
                     if v > T::MAX {
                         overflow = true;
@@ -768,6 +772,7 @@ impl TakeAndBreakSparse {
         let mut refuted = None;
         for p in pending.iter_mut() {
             stats.search_pairs += std::mem::take(&mut p.want.examined);
+            stats.search_found += std::mem::take(&mut p.want.found);
             if let Some(v) = p.refuted.take() {
                 refuted = refuted.or(Some((p.i, v)));
             }
