@@ -73,7 +73,8 @@ pub(crate) fn fold_pairs<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, set: &
 /// For each heap `k` of a run (`flags` holds `stride` bytes per heap, `len` heaps), flags value
 /// `gr ^ G[start + k]`: a fixed part of value `gr` against consecutive other parts. Every value
 /// `gr ^ G[..]` must be below `stride`.
-#[inline]
+// Out of line: inlined into its callers, the loop is compiled without unrolling and runs slower.
+#[inline(never)]
 pub(crate) fn scatter_flags<T: Val>(
     g: &[T],
     gr: u32,
@@ -95,7 +96,7 @@ pub(crate) fn scatter_flags<T: Val>(
 
 /// Flags `G(a) ^ G(s - a)` for `a` in `a0..a1` in `flags` (one byte per value; every value must
 /// be below `flags.len()`).
-#[inline]
+#[inline(never)]
 pub(crate) fn fold_flags<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, flags: &mut [u8]) {
     if a0 >= a1 {
         return;
@@ -477,10 +478,6 @@ mod avx2 {
             -128, 1, 2, 4, 8, 16, 32, 64, -128,
         );
         let push = _mm256_set1_epi8(0x70);
-        let lane = _mm256_setr_epi8(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15,
-        );
         let mut t = tables::<T>(want);
         let (l, s) = (rev.len(), blocks.s);
         // Every pair read: rev[l - e ..] with e <= a1 <= l, g[.. s + 1 - b] with b >= a0.
@@ -520,30 +517,17 @@ mod avx2 {
                 };
                 want.examined += 32;
                 if _mm256_testz_si256(byte, m) == 0 {
-                    // Take the values of the hit lanes one by one, clearing each from the
-                    // tables (in registers); the other lanes holding it are dropped only when
-                    // more hits remain.
+                    // Take the values of the hit lanes one by one; when many lanes hit (small
+                    // value sets repeat), drop those holding a value just taken. Then reload the
+                    // tables once.
                     let hits = _mm256_cmpeq_epi8(_mm256_and_si256(byte, m), m);
                     let mut h = _mm256_movemask_epi8(hits) as u32;
                     while h != 0 {
                         let p = k + PAIR_OF_BYTE[h.trailing_zeros() as usize] as usize;
                         h &= h - 1;
                         let x = (*lp.add(p) ^ *hp.add(p)) as u32;
-                        let word = *want.bits.get_unchecked((x >> 6) as usize);
-                        if word >> (x & 63) & 1 == 0 {
-                            continue;
-                        }
                         take(want, set, x);
-                        if want.left == 0 {
-                            return true;
-                        }
-                        let onehot = _mm256_and_si256(
-                            _mm256_cmpeq_epi8(lane, _mm256_set1_epi8(((x >> 3) & 15) as i8)),
-                            _mm256_set1_epi8((1u32 << (x & 7)) as u8 as i8),
-                        );
-                        let tt = (x >> 7) as usize;
-                        t[tt] = _mm256_andnot_si256(onehot, t[tt]);
-                        if h != 0 {
+                        if h.count_ones() > 2 {
                             let xv = _mm256_set1_epi16(x as i16);
                             let same = _mm256_packs_epi16(
                                 _mm256_cmpeq_epi16(x0, xv),
@@ -552,6 +536,10 @@ mod avx2 {
                             h &= !(_mm256_movemask_epi8(same) as u32);
                         }
                     }
+                    if want.left == 0 {
+                        return true;
+                    }
+                    t = tables::<T>(want);
                 }
                 k += 32;
             }

@@ -71,8 +71,8 @@ const REV_MAX: usize = 1 << 17;
 const MIN_BLOCK: usize = 16;
 /// Fixed cost of a heap in a block, in pairs (for the block size).
 const HEAP_COST: u64 = 256;
-/// Provisional values per confirmation task.
-const SPAWN_BATCH: usize = 32;
+/// Work per parallel task (pairs), so that a task is worth handing to another thread.
+const TASK_WORK: u64 = 1 << 16;
 
 /// Tuning knobs of [`TakeAndBreakSparse`]; the defaults suit long runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +82,8 @@ pub struct SparseOptions {
     /// from the previous block), enough for the threads to share.
     pub block: usize,
     pub block_work: u64,
-    /// Heaps per parallel task in the first part of a block.
+    /// Least heaps per parallel task in the first part of a block (more when each heap has
+    /// little work).
     pub chunk: usize,
     /// Heaps per sub-block of the sequential part of a block.
     pub sub_block: usize,
@@ -310,9 +311,12 @@ pub struct TakeAndBreakSparse {
     dense: bool,
     /// Largest next block: shrinks after a refuted provisional value, grows back after.
     next_block: usize,
-    /// Pairs of work per heap in the last block, plus a fixed cost per heap; whether its
-    /// searches were long enough for the prefix.
+    /// Pairs of work per heap in the last block, plus a fixed cost per heap; the same for its
+    /// first part alone and per confirmation search; whether its searches were long enough for
+    /// the prefix.
     work_per_heap: u64,
+    first_per_heap: u64,
+    per_search: u64,
     use_prefix: bool,
     stats: SparseStats,
     rev: Reversed,
@@ -457,6 +461,8 @@ impl TakeAndBreakSparse {
             dense: true,
             next_block: opts.block.max(1),
             work_per_heap: HEAP_COST,
+            first_per_heap: HEAP_COST,
+            per_search: HEAP_COST,
             use_prefix: false,
             stats: SparseStats::default(),
             rev: Reversed::default(),
@@ -542,6 +548,8 @@ impl TakeAndBreakSparse {
         self.dense = true;
         self.next_block = self.opts.block.max(1);
         self.work_per_heap = HEAP_COST;
+        self.first_per_heap = HEAP_COST;
+        self.per_search = HEAP_COST;
         self.use_prefix = false;
         self.rev = Reversed::default();
     }
@@ -665,7 +673,7 @@ impl TakeAndBreakSparse {
         };
         let gs = &g[..];
         let clock = Instant::now();
-        let chunk = self.opts.chunk.max(1);
+        let chunk = ((TASK_WORK / self.first_per_heap) as usize).max(self.opts.chunk.max(1));
         let mut stats = if b >= 2 * chunk {
             buf.sets
                 .par_chunks_mut(chunk * words)
@@ -693,6 +701,7 @@ impl TakeAndBreakSparse {
         let shared = Shared::new(&mut g[..]);
         let mut len = n0;
         let mut npending = 0;
+        let batch_len = ((TASK_WORK / self.per_search) as usize).max(8);
         let mut t2 = t1;
         let (sets, flags_all) = (&mut buf.sets, &mut buf.flags);
         let cx = &cx;
@@ -746,7 +755,7 @@ impl TakeAndBreakSparse {
                     }
                 }
                 k0 = k1;
-                if batch >= SPAWN_BATCH || (batch > 0 && (stop || k0 >= b)) {
+                if batch >= batch_len || (batch > 0 && (stop || k0 >= b)) {
                     let (mine, tail) = std::mem::take(&mut rest).split_at_mut(batch);
                     rest = tail;
                     npending += batch;
@@ -793,6 +802,8 @@ impl TakeAndBreakSparse {
         let heaps = stats.sparse_heaps + stats.dense_heaps;
         let pairs = stats.rare_pairs + stats.full_pairs + stats.search_pairs;
         self.work_per_heap = pairs / heaps.max(1) + HEAP_COST;
+        self.first_per_heap = (stats.rare_pairs + stats.full_pairs) / heaps.max(1) + HEAP_COST;
+        self.per_search = stats.search_pairs / stats.searches.max(1) + HEAP_COST;
         self.use_prefix = stats.search_pairs + stats.full_pairs >= 256 * heaps;
         self.stats = self.stats.add(stats);
         buf.new_rare = new_rare;
