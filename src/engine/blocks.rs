@@ -435,11 +435,19 @@ mod avx2 {
         set: &mut [u64],
         bits: u32,
     ) -> bool {
-        match bits {
-            0..=7 => run::<1>(rev, g, blocks, want, set),
-            8 => run::<2>(rev, g, blocks, want, set),
-            9 => run::<4>(rev, g, blocks, want, set),
-            _ => run::<8>(rev, g, blocks, want, set),
+        // Tables for the wanted values only: larger values are never found, and the lanes
+        // holding them look up nothing (their table index is pushed past 0x7F) unless one table
+        // answers every index (`T == 1` with every value below 128).
+        let top = want.bits[..16]
+            .iter()
+            .rposition(|&w| w != 0)
+            .map_or(0, |i| 64 * i + 63 - want.bits[i].leading_zeros() as usize);
+        match top {
+            _ if top < 128 && bits <= 7 => run::<1, false>(rev, g, blocks, want, set),
+            0..=127 => run::<1, true>(rev, g, blocks, want, set),
+            128..=255 => run::<2, true>(rev, g, blocks, want, set),
+            256..=511 => run::<4, true>(rev, g, blocks, want, set),
+            _ => run::<8, true>(rev, g, blocks, want, set),
         }
     }
 
@@ -464,7 +472,7 @@ mod avx2 {
     /// makes `vpshufb` give 0), and test the bit. The pairs of a block are `rev[l - e + k]`
     /// (= `G(e - 1 - k)`) and `g[s + 1 - e + k]`: both ascending.
     #[target_feature(enable = "avx2")]
-    unsafe fn run<const T: usize>(
+    unsafe fn run<const T: usize, const SEL: bool>(
         rev: &[u16],
         g: &[u16],
         blocks: Blocks,
@@ -502,7 +510,7 @@ mod avx2 {
                 let bit =
                     _mm256_packus_epi16(_mm256_and_si256(x0, seven), _mm256_and_si256(x1, seven));
                 let m = _mm256_shuffle_epi8(pow2, bit);
-                let byte = if T == 1 {
+                let byte = if !SEL {
                     _mm256_shuffle_epi8(t[0], idx)
                 } else {
                     let mut acc = _mm256_setzero_si256();
