@@ -285,6 +285,10 @@ pub(crate) fn spread_step(nb: usize) -> usize {
         a
     }
     let mut p = ((nb as f64 * 0.381_966_011_250_105_1).round() as usize).max(1);
+    if nb.is_power_of_two() {
+        // Any odd step is coprime with a power of two (no divisions: this is the common case).
+        return p | 1;
+    }
     while gcd(p, nb) != 1 {
         p += 1;
     }
@@ -320,7 +324,12 @@ impl Blocks {
     }
 
     /// Number of blocks.
+    #[inline]
     pub fn count(&self) -> usize {
+        if self.step == 1 && self.t1 == 1 {
+            // A plain range is one block.
+            return (self.a1 > self.a0) as usize;
+        }
         (self.a1 - self.a0).div_ceil(self.block)
     }
 
@@ -337,11 +346,17 @@ impl Blocks {
     /// Calls `f(b, e)` for each block `b..e` in visiting order until it returns true.
     #[inline(always)]
     fn each(&self, mut f: impl FnMut(usize, usize) -> bool) -> bool {
-        let nb = self.count();
-        if nb == 0 || self.t0 >= self.t1 {
+        if self.t0 >= self.t1 || self.a0 >= self.a1 {
             return false;
         }
-        let mut k = self.t0 * self.step % nb;
+        let nb = self.count();
+        let mut k = if self.t0 == 0 {
+            0
+        } else if nb.is_power_of_two() {
+            self.t0 * self.step & (nb - 1)
+        } else {
+            self.t0 * self.step % nb
+        };
         for _ in self.t0..self.t1.min(nb) {
             let b = self.a0 + k * self.block;
             if f(b, (b + self.block).min(self.a1)) {

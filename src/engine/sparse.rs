@@ -105,8 +105,8 @@ pub struct SparseOptions {
 impl Default for SparseOptions {
     fn default() -> Self {
         SparseOptions {
-            block: 2048,
-            block_work: 1 << 21,
+            block: 8192,
+            block_work: 1 << 25,
             chunk: 64,
             sub_block: 32,
             warmup: 128,
