@@ -353,7 +353,7 @@ impl Blocks {
         let mut k = if self.t0 == 0 {
             0
         } else if nb.is_power_of_two() {
-            self.t0 * self.step & (nb - 1)
+            (self.t0 * self.step) & (nb - 1)
         } else {
             self.t0 * self.step % nb
         };
