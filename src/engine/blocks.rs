@@ -95,19 +95,36 @@ pub(crate) fn scatter_flags<T: Val>(
 }
 
 /// Flags `G(a) ^ G(s - a)` for `a` in `a0..a1` in `flags` (one byte per value; every value must
-/// be below `flags.len()`).
-#[inline(never)]
-pub(crate) fn fold_flags<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, flags: &mut [u8]) {
+/// be below `flags.len()`), reading `G(a)` from `rev` where it covers `a1`.
+#[inline]
+pub(crate) fn fold_flags<T: Val>(
+    g: &[T],
+    rev: &Reversed,
+    s: usize,
+    a0: usize,
+    a1: usize,
+    flags: &mut [u8],
+) {
     if a0 >= a1 {
         return;
     }
-    let lo = &g[a0..a1];
     let hi = &g[s + 1 - a1..s + 1 - a0];
-    for (a, b) in lo.iter().zip(hi.iter().rev()) {
-        let x = (a.get() ^ b.get()) as usize;
+    let mut put = |x: u32| {
+        let x = x as usize;
         debug_assert!(x < flags.len());
         // SAFETY: the caller sized `flags` above every value (and XOR of values) of `g`.
         unsafe { *flags.get_unchecked_mut(x) = 1 };
+    };
+    if a1 <= rev.len() {
+        // Both ascending: rev[l - a1 + k] = G(a1 - 1 - k) pairs with G(s + 1 - a1 + k).
+        let l = rev.len();
+        for (a, b) in rev.rev[l - a1..l - a0].iter().zip(hi) {
+            put(*a as u32 ^ b.get());
+        }
+    } else {
+        for (a, b) in g[a0..a1].iter().zip(hi.iter().rev()) {
+            put(a.get() ^ b.get());
+        }
     }
 }
 
@@ -605,6 +622,17 @@ mod tests {
                 for a in a0..a1 {
                     set_bit(&mut want, (g[a] ^ g[250 - a]) as u32);
                 }
+                assert_eq!(set, want);
+            }
+            let mut rev = Reversed::default();
+            rev.rebuild(&g, 100);
+            for r in [Reversed::default(), rev] {
+                let mut flags = vec![0u8; 64 * words];
+                fold_flags(&g, &r, 250, 3, 90, &mut flags);
+                let mut set = vec![0u64; words];
+                flags_to_set(&flags, &mut set);
+                let mut want = vec![0u64; words];
+                fold_pairs(&g, 250, 3, 90, &mut want);
                 assert_eq!(set, want);
             }
             let stride = 64 * words;

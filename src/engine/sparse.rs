@@ -107,7 +107,7 @@ impl Default for SparseOptions {
         SparseOptions {
             block: 8192,
             block_work: 1 << 25,
-            chunk: 64,
+            chunk: 128,
             sub_block: 32,
             warmup: 128,
             sparse_ratio: 8,
@@ -897,7 +897,7 @@ impl Ctx<'_> {
                 if n >= sd.j + 2 && eng.opts.prefix > 0 && eng.use_prefix {
                     let lo = sd.outer(i);
                     let end = (sd.amax(n - sd.j) + 1).min(lo + eng.opts.prefix).max(lo);
-                    fold_flags(g, n - sd.j, lo, end, fl);
+                    fold_flags(g, &eng.rev, n - sd.j, lo, end, fl);
                     stats.full_pairs += (end - lo) as u64;
                 }
             }
