@@ -73,7 +73,8 @@ pub(crate) fn fold_pairs<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, set: &
 /// For each heap `k` of a run (`flags` holds `stride` bytes per heap, `len` heaps), flags value
 /// `gr ^ G[start + k]`: a fixed part of value `gr` against consecutive other parts. Every value
 /// `gr ^ G[..]` must be below `stride`.
-#[inline]
+// Out of line: inlined into its callers, the loop is compiled without unrolling and runs slower.
+#[inline(never)]
 pub(crate) fn scatter_flags<T: Val>(
     g: &[T],
     gr: u32,
@@ -94,19 +95,36 @@ pub(crate) fn scatter_flags<T: Val>(
 }
 
 /// Flags `G(a) ^ G(s - a)` for `a` in `a0..a1` in `flags` (one byte per value; every value must
-/// be below `flags.len()`).
+/// be below `flags.len()`), reading `G(a)` from `rev` where it covers `a1`.
 #[inline]
-pub(crate) fn fold_flags<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, flags: &mut [u8]) {
+pub(crate) fn fold_flags<T: Val>(
+    g: &[T],
+    rev: &Reversed,
+    s: usize,
+    a0: usize,
+    a1: usize,
+    flags: &mut [u8],
+) {
     if a0 >= a1 {
         return;
     }
-    let lo = &g[a0..a1];
     let hi = &g[s + 1 - a1..s + 1 - a0];
-    for (a, b) in lo.iter().zip(hi.iter().rev()) {
-        let x = (a.get() ^ b.get()) as usize;
+    let mut put = |x: u32| {
+        let x = x as usize;
         debug_assert!(x < flags.len());
         // SAFETY: the caller sized `flags` above every value (and XOR of values) of `g`.
         unsafe { *flags.get_unchecked_mut(x) = 1 };
+    };
+    if a1 <= rev.len() {
+        // Both ascending: rev[l - a1 + k] = G(a1 - 1 - k) pairs with G(s + 1 - a1 + k).
+        let l = rev.len();
+        for (a, b) in rev.rev[l - a1..l - a0].iter().zip(hi) {
+            put(*a as u32 ^ b.get());
+        }
+    } else {
+        for (a, b) in g[a0..a1].iter().zip(hi.iter().rev()) {
+            put(a.get() ^ b.get());
+        }
     }
 }
 
@@ -154,8 +172,9 @@ pub(crate) struct Want {
     /// Required values not found yet.
     pub left: u32,
     pub limit: u32,
-    /// Pairs looked at by searches with this set (a statistic).
+    /// Pairs looked at by searches with this set, and values they found (statistics).
     pub examined: u64,
+    pub found: u64,
 }
 
 impl Want {
@@ -166,6 +185,7 @@ impl Want {
             left: 0,
             limit: 0,
             examined: 0,
+            found: 0,
         }
     }
 
@@ -220,6 +240,7 @@ impl Want {
                     *s |= 1u64 << b;
                 }
                 self.left -= (x < self.limit) as u32;
+                self.found += 1;
             }
         }
     }
@@ -281,6 +302,10 @@ pub(crate) fn spread_step(nb: usize) -> usize {
         a
     }
     let mut p = ((nb as f64 * 0.381_966_011_250_105_1).round() as usize).max(1);
+    if nb.is_power_of_two() {
+        // Any odd step is coprime with a power of two (no divisions: this is the common case).
+        return p | 1;
+    }
     while gcd(p, nb) != 1 {
         p += 1;
     }
@@ -316,7 +341,12 @@ impl Blocks {
     }
 
     /// Number of blocks.
+    #[inline]
     pub fn count(&self) -> usize {
+        if self.step == 1 && self.t1 == 1 {
+            // A plain range is one block.
+            return (self.a1 > self.a0) as usize;
+        }
         (self.a1 - self.a0).div_ceil(self.block)
     }
 
@@ -333,11 +363,17 @@ impl Blocks {
     /// Calls `f(b, e)` for each block `b..e` in visiting order until it returns true.
     #[inline(always)]
     fn each(&self, mut f: impl FnMut(usize, usize) -> bool) -> bool {
-        let nb = self.count();
-        if nb == 0 || self.t0 >= self.t1 {
+        if self.t0 >= self.t1 || self.a0 >= self.a1 {
             return false;
         }
-        let mut k = self.t0 * self.step % nb;
+        let nb = self.count();
+        let mut k = if self.t0 == 0 {
+            0
+        } else if nb.is_power_of_two() {
+            (self.t0 * self.step) & (nb - 1)
+        } else {
+            self.t0 * self.step % nb
+        };
         for _ in self.t0..self.t1.min(nb) {
             let b = self.a0 + k * self.block;
             if f(b, (b + self.block).min(self.a1)) {
@@ -431,11 +467,19 @@ mod avx2 {
         set: &mut [u64],
         bits: u32,
     ) -> bool {
-        match bits {
-            0..=7 => run::<1>(rev, g, blocks, want, set),
-            8 => run::<2>(rev, g, blocks, want, set),
-            9 => run::<4>(rev, g, blocks, want, set),
-            _ => run::<8>(rev, g, blocks, want, set),
+        // Tables for the wanted values only: larger values are never found, and the lanes
+        // holding them look up nothing (their table index is pushed past 0x7F) unless one table
+        // answers every index (`T == 1` with every value below 128).
+        let top = want.bits[..16]
+            .iter()
+            .rposition(|&w| w != 0)
+            .map_or(0, |i| 64 * i + 63 - want.bits[i].leading_zeros() as usize);
+        match top {
+            _ if top < 128 && bits <= 7 => run::<1, false>(rev, g, blocks, want, set),
+            0..=127 => run::<1, true>(rev, g, blocks, want, set),
+            128..=255 => run::<2, true>(rev, g, blocks, want, set),
+            256..=511 => run::<4, true>(rev, g, blocks, want, set),
+            _ => run::<8, true>(rev, g, blocks, want, set),
         }
     }
 
@@ -448,6 +492,7 @@ mod avx2 {
         let m = *word & (1u64 << b);
         *word ^= m;
         want.left -= (m != 0 && x < want.limit) as u32;
+        want.found += (m != 0) as u64;
         if let Some(s) = set.get_mut(w) {
             *s |= m;
         }
@@ -459,7 +504,7 @@ mod avx2 {
     /// makes `vpshufb` give 0), and test the bit. The pairs of a block are `rev[l - e + k]`
     /// (= `G(e - 1 - k)`) and `g[s + 1 - e + k]`: both ascending.
     #[target_feature(enable = "avx2")]
-    unsafe fn run<const T: usize>(
+    unsafe fn run<const T: usize, const SEL: bool>(
         rev: &[u16],
         g: &[u16],
         blocks: Blocks,
@@ -473,10 +518,6 @@ mod avx2 {
             -128, 1, 2, 4, 8, 16, 32, 64, -128,
         );
         let push = _mm256_set1_epi8(0x70);
-        let lane = _mm256_setr_epi8(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15,
-        );
         let mut t = tables::<T>(want);
         let (l, s) = (rev.len(), blocks.s);
         // Every pair read: rev[l - e ..] with e <= a1 <= l, g[.. s + 1 - b] with b >= a0.
@@ -501,7 +542,7 @@ mod avx2 {
                 let bit =
                     _mm256_packus_epi16(_mm256_and_si256(x0, seven), _mm256_and_si256(x1, seven));
                 let m = _mm256_shuffle_epi8(pow2, bit);
-                let byte = if T == 1 {
+                let byte = if !SEL {
                     _mm256_shuffle_epi8(t[0], idx)
                 } else {
                     let mut acc = _mm256_setzero_si256();
@@ -516,30 +557,17 @@ mod avx2 {
                 };
                 want.examined += 32;
                 if _mm256_testz_si256(byte, m) == 0 {
-                    // Take the values of the hit lanes one by one, clearing each from the
-                    // tables (in registers); the other lanes holding it are dropped only when
-                    // more hits remain.
+                    // Take the values of the hit lanes one by one; when many lanes hit (small
+                    // value sets repeat), drop those holding a value just taken. Then reload the
+                    // tables once.
                     let hits = _mm256_cmpeq_epi8(_mm256_and_si256(byte, m), m);
                     let mut h = _mm256_movemask_epi8(hits) as u32;
                     while h != 0 {
                         let p = k + PAIR_OF_BYTE[h.trailing_zeros() as usize] as usize;
                         h &= h - 1;
                         let x = (*lp.add(p) ^ *hp.add(p)) as u32;
-                        let word = *want.bits.get_unchecked((x >> 6) as usize);
-                        if word >> (x & 63) & 1 == 0 {
-                            continue;
-                        }
                         take(want, set, x);
-                        if want.left == 0 {
-                            return true;
-                        }
-                        let onehot = _mm256_and_si256(
-                            _mm256_cmpeq_epi8(lane, _mm256_set1_epi8(((x >> 3) & 15) as i8)),
-                            _mm256_set1_epi8((1u32 << (x & 7)) as u8 as i8),
-                        );
-                        let tt = (x >> 7) as usize;
-                        t[tt] = _mm256_andnot_si256(onehot, t[tt]);
-                        if h != 0 {
+                        if h.count_ones() > 2 {
                             let xv = _mm256_set1_epi16(x as i16);
                             let same = _mm256_packs_epi16(
                                 _mm256_cmpeq_epi16(x0, xv),
@@ -548,6 +576,10 @@ mod avx2 {
                             h &= !(_mm256_movemask_epi8(same) as u32);
                         }
                     }
+                    if want.left == 0 {
+                        return true;
+                    }
+                    t = tables::<T>(want);
                 }
                 k += 32;
             }
@@ -592,6 +624,17 @@ mod tests {
                 }
                 assert_eq!(set, want);
             }
+            let mut rev = Reversed::default();
+            rev.rebuild(&g, 100);
+            for r in [Reversed::default(), rev] {
+                let mut flags = vec![0u8; 64 * words];
+                fold_flags(&g, &r, 250, 3, 90, &mut flags);
+                let mut set = vec![0u64; words];
+                flags_to_set(&flags, &mut set);
+                let mut want = vec![0u64; words];
+                fold_pairs(&g, 250, 3, 90, &mut want);
+                assert_eq!(set, want);
+            }
             let stride = 64 * words;
             let mut flags = vec![0u8; 10 * stride];
             scatter_flags(&g, 5, 100, 10, &mut flags, stride);
@@ -617,12 +660,13 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for bits in [5u32, 7, 8, 9, 10] {
+        // 11 and 12 bits: beyond the vector kernel, which must then fall back to the scalar loop.
+        for bits in [5u32, 7, 8, 9, 10, 11, 12] {
             let g: Vec<u16> = (0..3000).map(|_| (rnd() % (1 << bits)) as u16).collect();
             let mut rev = Reversed::default();
             rev.rebuild(&g, 2000);
             for trial in 0..40 {
-                let mut want = Want::new(16);
+                let mut want = Want::new((1usize << bits) / 64);
                 for w in 0..(1usize << bits).div_ceil(64) {
                     want.bits[w] = rnd() & rnd() & rnd();
                 }
@@ -638,7 +682,8 @@ mod tests {
                 let (a0, a1) = (1 + trial * 7, 1 + trial * 7 + 37 * trial + 5);
                 let s = 2900 - trial;
                 let (mut w1, mut w2) = (want.clone(), want);
-                let (mut s1, mut s2) = (vec![0u64; 16], vec![0u64; 16]);
+                let words = (1usize << bits).div_ceil(64).max(16);
+                let (mut s1, mut s2) = (vec![0u64; words], vec![0u64; words]);
                 let blocks = if trial % 2 == 0 {
                     Blocks::range(s, a0, a1)
                 } else {

@@ -71,8 +71,8 @@ const REV_MAX: usize = 1 << 17;
 const MIN_BLOCK: usize = 16;
 /// Fixed cost of a heap in a block, in pairs (for the block size).
 const HEAP_COST: u64 = 256;
-/// Provisional values per confirmation task.
-const SPAWN_BATCH: usize = 32;
+/// Work per parallel task (pairs), so that a task is worth handing to another thread.
+const TASK_WORK: u64 = 1 << 16;
 
 /// Tuning knobs of [`TakeAndBreakSparse`]; the defaults suit long runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +82,8 @@ pub struct SparseOptions {
     /// from the previous block), enough for the threads to share.
     pub block: usize,
     pub block_work: u64,
-    /// Heaps per parallel task in the first part of a block.
+    /// Least heaps per parallel task in the first part of a block (more when each heap has
+    /// little work).
     pub chunk: usize,
     /// Heaps per sub-block of the sequential part of a block.
     pub sub_block: usize,
@@ -95,21 +96,23 @@ pub struct SparseOptions {
     /// same thing without it, slower).
     pub simd: bool,
     /// Splits of each heap's first split digit (smallest parts first, both parts below the
-    /// block) whose values are all recorded with the rare parts, in the parallel part.
+    /// block) whose values are all recorded with the rare parts, in the parallel part, when
+    /// the searches of the previous block looked at 256 pairs per heap or more (this removes
+    /// most of the values they look for at a lower cost per pair).
     pub prefix: usize,
 }
 
 impl Default for SparseOptions {
     fn default() -> Self {
         SparseOptions {
-            block: 2048,
-            block_work: 1 << 21,
-            chunk: 64,
+            block: 8192,
+            block_work: 1 << 25,
+            chunk: 128,
             sub_block: 32,
             warmup: 128,
             sparse_ratio: 8,
             simd: true,
-            prefix: 0,
+            prefix: 128,
         }
     }
 }
@@ -131,6 +134,8 @@ pub struct SparseStats {
     /// searches looked at.
     pub searches: u64,
     pub search_pairs: u64,
+    /// Values those searches found.
+    pub search_found: u64,
     /// Provisional values refuted (each ends its block early).
     pub refuted: u64,
     /// Wall time (nanoseconds) of the parallel parts of the blocks and of their sequential part
@@ -148,6 +153,7 @@ impl SparseStats {
         self.full_pairs += o.full_pairs;
         self.searches += o.searches;
         self.search_pairs += o.search_pairs;
+        self.search_found += o.search_found;
         self.refuted += o.refuted;
         self.parallel_ns += o.parallel_ns;
         self.sequential_ns += o.sequential_ns;
@@ -305,8 +311,13 @@ pub struct TakeAndBreakSparse {
     dense: bool,
     /// Largest next block: shrinks after a refuted provisional value, grows back after.
     next_block: usize,
-    /// Pairs of work per heap in the last block, plus a fixed cost per heap.
+    /// Pairs of work per heap in the last block, plus a fixed cost per heap; the same for its
+    /// first part alone and per confirmation search; whether its searches were long enough for
+    /// the prefix.
     work_per_heap: u64,
+    first_per_heap: u64,
+    per_search: u64,
+    use_prefix: bool,
     stats: SparseStats,
     rev: Reversed,
     buf: Buffers,
@@ -450,6 +461,9 @@ impl TakeAndBreakSparse {
             dense: true,
             next_block: opts.block.max(1),
             work_per_heap: HEAP_COST,
+            first_per_heap: HEAP_COST,
+            per_search: HEAP_COST,
+            use_prefix: false,
             stats: SparseStats::default(),
             rev: Reversed::default(),
             buf: Buffers::default(),
@@ -534,6 +548,9 @@ impl TakeAndBreakSparse {
         self.dense = true;
         self.next_block = self.opts.block.max(1);
         self.work_per_heap = HEAP_COST;
+        self.first_per_heap = HEAP_COST;
+        self.per_search = HEAP_COST;
+        self.use_prefix = false;
         self.rev = Reversed::default();
     }
 
@@ -596,8 +613,27 @@ impl TakeAndBreakSparse {
     /// Heaps in the next block, starting at `n0`.
     fn block_len(&self, n0: usize, left: u64) -> usize {
         let by_work = (self.opts.block_work / self.work_per_heap.max(1)) as usize;
-        let b = by_work.min(n0 / 16).min(self.next_block).max(1);
+        let mut b = by_work.min(n0 / 16).min(self.next_block).max(1);
+        if !self.dense {
+            // The rare-part splits that reach into the block are done sequentially; halve the
+            // block while they would be more than a tenth of the work.
+            while b > 128 && 10 * self.inner_pairs(b) > self.work_per_heap {
+                b /= 2;
+            }
+        }
         (b as u64).min(left) as usize
+    }
+
+    /// Average number of rare-part splits per heap of a block of `b` heaps whose other part lies
+    /// in the block.
+    fn inner_pairs(&self, b: usize) -> u64 {
+        let mut sum = 0;
+        for sd in &self.splits {
+            for &r in self.rare.iter().take_while(|&&r| r + sd.j < b) {
+                sum += (b - sd.j - r) as u64;
+            }
+        }
+        sum / b as u64
     }
 
     /// Keeps the reversed copy of the first values in step with `g`.
@@ -637,7 +673,7 @@ impl TakeAndBreakSparse {
         };
         let gs = &g[..];
         let clock = Instant::now();
-        let chunk = self.opts.chunk.max(1);
+        let chunk = ((TASK_WORK / self.first_per_heap) as usize).max(self.opts.chunk.max(1));
         let mut stats = if b >= 2 * chunk {
             buf.sets
                 .par_chunks_mut(chunk * words)
@@ -665,6 +701,7 @@ impl TakeAndBreakSparse {
         let shared = Shared::new(&mut g[..]);
         let mut len = n0;
         let mut npending = 0;
+        let batch_len = ((TASK_WORK / self.per_search) as usize).max(8);
         let mut t2 = t1;
         let (sets, flags_all) = (&mut buf.sets, &mut buf.flags);
         let cx = &cx;
@@ -696,6 +733,7 @@ impl TakeAndBreakSparse {
                         provisional = false;
                         stats.searches += 1;
                         stats.search_pairs += std::mem::take(&mut p.want.examined);
+                        stats.search_found += std::mem::take(&mut p.want.found);
                     }
                     if v > T::MAX {
                         overflow = true;
@@ -717,7 +755,7 @@ impl TakeAndBreakSparse {
                     }
                 }
                 k0 = k1;
-                if batch >= SPAWN_BATCH || (batch > 0 && (stop || k0 >= b)) {
+                if batch >= batch_len || (batch > 0 && (stop || k0 >= b)) {
                     let (mine, tail) = std::mem::take(&mut rest).split_at_mut(batch);
                     rest = tail;
                     npending += batch;
@@ -743,6 +781,7 @@ impl TakeAndBreakSparse {
         let mut refuted = None;
         for p in pending.iter_mut() {
             stats.search_pairs += std::mem::take(&mut p.want.examined);
+            stats.search_found += std::mem::take(&mut p.want.found);
             if let Some(v) = p.refuted.take() {
                 refuted = refuted.or(Some((p.i, v)));
             }
@@ -763,6 +802,9 @@ impl TakeAndBreakSparse {
         let heaps = stats.sparse_heaps + stats.dense_heaps;
         let pairs = stats.rare_pairs + stats.full_pairs + stats.search_pairs;
         self.work_per_heap = pairs / heaps.max(1) + HEAP_COST;
+        self.first_per_heap = (stats.rare_pairs + stats.full_pairs) / heaps.max(1) + HEAP_COST;
+        self.per_search = stats.search_pairs / stats.searches.max(1) + HEAP_COST;
+        self.use_prefix = stats.search_pairs + stats.full_pairs >= 256 * heaps;
         self.stats = self.stats.add(stats);
         buf.new_rare = new_rare;
         self.buf = buf;
@@ -852,10 +894,10 @@ impl Ctx<'_> {
             let (i, n) = (i0 + k, n0 + i0 + k);
             let fl = &mut flags[k * stride..(k + 1) * stride];
             if let Some(sd) = eng.splits.first() {
-                if n >= sd.j + 2 && eng.opts.prefix > 0 {
+                if n >= sd.j + 2 && eng.opts.prefix > 0 && eng.use_prefix {
                     let lo = sd.outer(i);
                     let end = (sd.amax(n - sd.j) + 1).min(lo + eng.opts.prefix).max(lo);
-                    fold_flags(g, n - sd.j, lo, end, fl);
+                    fold_flags(g, &eng.rev, n - sd.j, lo, end, fl);
                     stats.full_pairs += (end - lo) as u64;
                 }
             }
