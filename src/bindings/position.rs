@@ -50,17 +50,7 @@ impl HeapRule {
     #[pyo3(signature = (kind, members=None))]
     fn subtraction(kind: &str, members: Option<Vec<u64>>) -> PyResult<Self> {
         let members = members.unwrap_or_default();
-        let rule = match kind {
-            "finite" => Subtraction::finite(members),
-            "all_but" => Subtraction::all_but(members),
-            "squares" => Ok(Subtraction::Squares),
-            "at_most_half" => Ok(Subtraction::AtMostHalf),
-            "proper_divisors" => Ok(Subtraction::ProperDivisors),
-            other => Err(Error::Invalid(format!(
-                "unknown subtraction rule {other:?}"
-            ))),
-        }
-        .map_err(err)?;
+        let rule = Subtraction::from_kind(kind, members).map_err(err)?;
         Ok(HeapRule {
             inner: CoreRule::Subtraction(rule),
         })

@@ -186,17 +186,7 @@ impl Sequence {
     fn subtraction(kind: &str, members: Option<Vec<u64>>) -> PyResult<Self> {
         let slot = ErrSlot::default();
         let members = members.unwrap_or_default();
-        let rule = match kind {
-            "finite" => Subtraction::finite(members),
-            "all_but" => Subtraction::all_but(members),
-            "squares" => Ok(Subtraction::Squares),
-            "at_most_half" => Ok(Subtraction::AtMostHalf),
-            "proper_divisors" => Ok(Subtraction::ProperDivisors),
-            other => Err(Error::Invalid(format!(
-                "unknown subtraction rule {other:?}"
-            ))),
-        }
-        .map_err(|e| to_py(e, &slot))?;
+        let rule = Subtraction::from_kind(kind, members).map_err(|e| to_py(e, &slot))?;
         Ok(Self::wrap(
             Box::new(CoreSequence::new(SubtractionExact::new(rule))),
             slot,

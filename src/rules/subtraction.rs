@@ -50,6 +50,21 @@ impl Subtraction {
         Ok(Subtraction::AllBut(checked_set(set, "the excluded set")?))
     }
 
+    /// A rule by name: `finite` and `all_but` take `members`; `squares`, `at_most_half` and
+    /// `proper_divisors` take none. (The names the Python layer uses.)
+    pub fn from_kind(kind: &str, members: Vec<u64>) -> Result<Self> {
+        match kind {
+            "finite" => Subtraction::finite(members),
+            "all_but" => Subtraction::all_but(members),
+            "squares" => Ok(Subtraction::Squares),
+            "at_most_half" => Ok(Subtraction::AtMostHalf),
+            "proper_divisors" => Ok(Subtraction::ProperDivisors),
+            other => Err(Error::Invalid(format!(
+                "unknown subtraction rule {other:?}"
+            ))),
+        }
+    }
+
     /// Whether removing `k` tokens from a heap of `n` is allowed (`1 <= k <= n` assumed).
     pub fn allows(&self, n: u64, k: u64) -> bool {
         match self {
