@@ -128,12 +128,12 @@ pub(crate) fn fold_flags<T: Val>(
     }
 }
 
-/// ORs the values flagged in `flags` (one 0/1 byte per value, `64 * set.len()` bytes) into `set`.
+/// ORs the values flagged in `flags` (one 0/1 byte per value, 64 per word of `set`) into `set`.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
     use std::arch::x86_64::*;
-    assert!(flags.len() >= 64 * set.len());
+    // Words beyond the flags are left alone.
     for (w, block) in set.iter_mut().zip(flags.chunks_exact(64)) {
         let mut bits = 0u64;
         for q in 0..4 {
@@ -148,7 +148,7 @@ pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
     }
 }
 
-/// ORs the values flagged in `flags` (one 0/1 byte per value, `64 * set.len()` bytes) into `set`.
+/// ORs the values flagged in `flags` (one 0/1 byte per value, 64 per word of `set`) into `set`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
 pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {

@@ -234,6 +234,12 @@ fn words_for(bits: u32) -> usize {
     }
 }
 
+/// Bytes per heap of value flags when every value is below `2^bits` (the flags only record
+/// options, which are below `2^bits`; the set's last word is for the mex).
+fn flag_stride(bits: u32) -> usize {
+    64 * (1usize << bits).div_ceil(64)
+}
+
 /// Value classes of one mask, word by word: bit `b` of word `w` is set when `64 w + b` has class 1.
 struct Classes {
     class1: Vec<u64>,
@@ -399,6 +405,8 @@ struct Ctx<'a> {
     n0: usize,
     bits: u32,
     words: usize,
+    /// Bytes of value flags per heap.
+    stride: usize,
     classes: &'a Classes,
 }
 
@@ -659,7 +667,7 @@ impl TakeAndBreakSparse {
         buf.sets.clear();
         buf.sets.resize(b * words, 0);
         // Dense blocks need no flags, but one byte per heap keeps the parallel chunks aligned.
-        let stride = if self.dense { 1 } else { 64 * words };
+        let stride = if self.dense { 1 } else { flag_stride(bits) };
         buf.flags.clear();
         buf.flags.resize(b * stride, 0);
 
@@ -669,6 +677,7 @@ impl TakeAndBreakSparse {
             n0,
             bits,
             words,
+            stride: flag_stride(bits),
             classes: &classes,
         };
         let gs = &g[..];
@@ -861,7 +870,7 @@ impl Ctx<'_> {
             return stats;
         }
         // Rare part r < n0 against heaps whose other part n0 + i - j - r is below n0 too.
-        let stride = 64 * words;
+        let stride = self.stride;
         let flags = &mut flags[..len * stride];
         flags.fill(0);
         for sd in &eng.splits {
@@ -920,7 +929,7 @@ impl Ctx<'_> {
         flags: &mut [u8],
     ) -> u64 {
         let (eng, n0) = (self.eng, self.n0);
-        let stride = 64 * self.words;
+        let stride = self.stride;
         let mut pairs = 0;
         for sd in &eng.splits {
             let j = sd.j;
@@ -1106,12 +1115,13 @@ impl Step for TakeAndBreakSparse {
         let words = words_for(bits);
         let classes = Classes::new(self.space.map_or(u32::MAX, |m| m.mask), words);
         let mut set = vec![0u64; words];
-        let mut flags = vec![0u8; 64 * words];
+        let mut flags = vec![0u8; flag_stride(bits)];
         let cx = Ctx {
             eng: &*self,
             n0: g.len(),
             bits,
             words,
+            stride: flag_stride(bits),
             classes: &classes,
         };
         let mut stats = cx.parallel(g, 0, &mut set, &mut flags);
