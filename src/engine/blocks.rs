@@ -477,7 +477,7 @@ mod avx2 {
         match top {
             _ if top < 128 && bits <= 7 => run::<1, false>(rev, g, blocks, want, set),
             0..=254 => run_bytes(rev, g, blocks, want, set),
-            128..=255 => run::<2, true>(rev, g, blocks, want, set),
+            255 => run::<2, true>(rev, g, blocks, want, set),
             256..=511 => run::<4, true>(rev, g, blocks, want, set),
             _ => run::<8, true>(rev, g, blocks, want, set),
         }
