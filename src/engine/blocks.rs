@@ -128,12 +128,12 @@ pub(crate) fn fold_flags<T: Val>(
     }
 }
 
-/// ORs the values flagged in `flags` (one 0/1 byte per value, `64 * set.len()` bytes) into `set`.
+/// ORs the values flagged in `flags` (one 0/1 byte per value, 64 per word of `set`) into `set`.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
     use std::arch::x86_64::*;
-    assert!(flags.len() >= 64 * set.len());
+    // Words beyond the flags are left alone.
     for (w, block) in set.iter_mut().zip(flags.chunks_exact(64)) {
         let mut bits = 0u64;
         for q in 0..4 {
@@ -148,7 +148,7 @@ pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
     }
 }
 
-/// ORs the values flagged in `flags` (one 0/1 byte per value, `64 * set.len()` bytes) into `set`.
+/// ORs the values flagged in `flags` (one 0/1 byte per value, 64 per word of `set`) into `set`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
 pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
@@ -476,8 +476,8 @@ mod avx2 {
             .map_or(0, |i| 64 * i + 63 - want.bits[i].leading_zeros() as usize);
         match top {
             _ if top < 128 && bits <= 7 => run::<1, false>(rev, g, blocks, want, set),
-            0..=127 => run::<1, true>(rev, g, blocks, want, set),
-            128..=255 => run::<2, true>(rev, g, blocks, want, set),
+            0..=254 => run_bytes(rev, g, blocks, want, set),
+            255 => run::<2, true>(rev, g, blocks, want, set),
             256..=511 => run::<4, true>(rev, g, blocks, want, set),
             _ => run::<8, true>(rev, g, blocks, want, set),
         }
@@ -496,6 +496,100 @@ mod avx2 {
         if let Some(s) = set.get_mut(w) {
             *s |= m;
         }
+    }
+
+    /// [`run`] when every wanted value is below 255: the values are packed to bytes with
+    /// unsigned saturation (values of 256 and more become 255, which is not wanted), giving the
+    /// table byte `x >> 3` (5 bits), the bit `x & 7` and the table (bit 7 of `x`) from one pack;
+    /// two 16-entry tables and a blend look the byte up.
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_bytes(
+        rev: &[u16],
+        g: &[u16],
+        blocks: Blocks,
+        want: &mut Want,
+        set: &mut [u64],
+    ) -> bool {
+        debug_assert!(want.bits.len() >= 16 && want.bits[3] >> 63 == 0);
+        let seven = _mm256_set1_epi8(7);
+        let low5 = _mm256_set1_epi8(0x1F);
+        let pow2 = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+            -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        );
+        let mut t = tables::<2>(want);
+        let (l, s) = (rev.len(), blocks.s);
+        assert!(
+            blocks.a0 >= blocks.a1 || (blocks.a1 <= l.min(s + 1) && s + 1 - blocks.a0 <= g.len())
+        );
+        blocks.each(|b, e| {
+            let lp = rev.as_ptr().add(l - e);
+            let hp = g.as_ptr().add(s + 1 - e);
+            let n = e - b;
+            let mut k = 0;
+            while k + 32 <= n {
+                let x0 = _mm256_xor_si256(
+                    _mm256_loadu_si256(lp.add(k) as *const __m256i),
+                    _mm256_loadu_si256(hp.add(k) as *const __m256i),
+                );
+                let x1 = _mm256_xor_si256(
+                    _mm256_loadu_si256(lp.add(k + 16) as *const __m256i),
+                    _mm256_loadu_si256(hp.add(k + 16) as *const __m256i),
+                );
+                let xb = _mm256_packus_epi16(x0, x1);
+                // Index bits 0-3 pick the entry (bit 4 is ignored by vpshufb, bit 7 of xb picks
+                // the table); bits 5-7 of the index are cleared so no lane reads as zero.
+                let idx = _mm256_and_si256(_mm256_srli_epi16(xb, 3), low5);
+                let m = _mm256_shuffle_epi8(pow2, _mm256_and_si256(xb, seven));
+                let byte = _mm256_blendv_epi8(
+                    _mm256_shuffle_epi8(t[0], idx),
+                    _mm256_shuffle_epi8(t[1], idx),
+                    xb,
+                );
+                want.examined += 32;
+                if _mm256_testz_si256(byte, m) == 0 {
+                    let hits = _mm256_cmpeq_epi8(_mm256_and_si256(byte, m), m);
+                    let mut h = _mm256_movemask_epi8(hits) as u32;
+                    while h != 0 {
+                        let p = k + PAIR_OF_BYTE[h.trailing_zeros() as usize] as usize;
+                        h &= h - 1;
+                        let x = (*lp.add(p) ^ *hp.add(p)) as u32;
+                        take(want, set, x);
+                        if h.count_ones() > 2 {
+                            let xv = _mm256_set1_epi16(x as i16);
+                            let same = _mm256_packs_epi16(
+                                _mm256_cmpeq_epi16(x0, xv),
+                                _mm256_cmpeq_epi16(x1, xv),
+                            );
+                            h &= !(_mm256_movemask_epi8(same) as u32);
+                        }
+                    }
+                    if want.left == 0 {
+                        return true;
+                    }
+                    t = tables::<2>(want);
+                }
+                k += 32;
+            }
+            want.examined += (n - k) as u64;
+            let mut tail_took = false;
+            while k < n {
+                let x = (*lp.add(k) ^ *hp.add(k)) as u32;
+                let word = *want.bits.get_unchecked((x >> 6) as usize);
+                if word >> (x & 63) & 1 == 1 {
+                    take(want, set, x);
+                    tail_took = true;
+                }
+                k += 1;
+            }
+            if want.left == 0 {
+                return true;
+            }
+            if tail_took {
+                t = tables::<2>(want);
+            }
+            false
+        })
     }
 
     /// 32 pairs per step: XOR the values, split each into a table byte `x >> 3` and a bit
@@ -672,6 +766,11 @@ mod tests {
                 }
                 if bits < 6 {
                     want.bits[0] &= (1 << (1 << bits)) - 1;
+                }
+                if trial % 4 == 1 {
+                    // Only values below 255 wanted, whatever the values' width: the byte path.
+                    want.bits[4..].fill(0);
+                    want.bits[3] &= !(1 << 63);
                 }
                 want.limit = if trial % 3 == 0 {
                     1 << bits

@@ -59,11 +59,12 @@ use std::time::Instant;
 /// games, 0.354 for one, the rare values come only from those); then at the blocks of
 /// `SPREAD_BLOCK` pairs of its next `SPREAD` pairs in a low-discrepancy order (neighbouring
 /// pairs give correlated values: spread ones find the wanted values of Grundy's game in about
-/// half as many pairs as an ascending scan); then at the rest in order. `ROUND_BLOCKS` blocks of
+/// half as many pairs as an ascending scan; a window of 2^15 pairs needs 5% fewer than 2^16,
+/// 2^14 15% more); then at the rest in order. `ROUND_BLOCKS` blocks of
 /// each split digit per round.
 const FIRST_PAIRS: usize = 128;
 const SPREAD_BLOCK: usize = 64;
-const SPREAD: usize = 1 << 16;
+const SPREAD: usize = 1 << 15;
 const ROUND_BLOCKS: usize = 8;
 /// The reversed copy of the first values, read by the searches, covers at most this many heaps.
 const REV_MAX: usize = 1 << 17;
@@ -234,6 +235,12 @@ fn words_for(bits: u32) -> usize {
     }
 }
 
+/// Bytes per heap of value flags when every value is below `2^bits` (the flags only record
+/// options, which are below `2^bits`; the set's last word is for the mex).
+fn flag_stride(bits: u32) -> usize {
+    64 * (1usize << bits).div_ceil(64)
+}
+
 /// Value classes of one mask, word by word: bit `b` of word `w` is set when `64 w + b` has class 1.
 struct Classes {
     class1: Vec<u64>,
@@ -399,6 +406,8 @@ struct Ctx<'a> {
     n0: usize,
     bits: u32,
     words: usize,
+    /// Bytes of value flags per heap.
+    stride: usize,
     classes: &'a Classes,
 }
 
@@ -616,8 +625,9 @@ impl TakeAndBreakSparse {
         let mut b = by_work.min(n0 / 16).min(self.next_block).max(1);
         if !self.dense {
             // The rare-part splits that reach into the block are done sequentially; halve the
-            // block while they would be more than a tenth of the work.
-            while b > 128 && 10 * self.inner_pairs(b) > self.work_per_heap {
+            // block while they would be more than a quarter of the work (a tenth leaves blocks
+            // of 0.354 too small to share: slower with two threads than with one).
+            while b > 128 && 4 * self.inner_pairs(b) > self.work_per_heap {
                 b /= 2;
             }
         }
@@ -659,7 +669,7 @@ impl TakeAndBreakSparse {
         buf.sets.clear();
         buf.sets.resize(b * words, 0);
         // Dense blocks need no flags, but one byte per heap keeps the parallel chunks aligned.
-        let stride = if self.dense { 1 } else { 64 * words };
+        let stride = if self.dense { 1 } else { flag_stride(bits) };
         buf.flags.clear();
         buf.flags.resize(b * stride, 0);
 
@@ -669,6 +679,7 @@ impl TakeAndBreakSparse {
             n0,
             bits,
             words,
+            stride: flag_stride(bits),
             classes: &classes,
         };
         let gs = &g[..];
@@ -861,7 +872,7 @@ impl Ctx<'_> {
             return stats;
         }
         // Rare part r < n0 against heaps whose other part n0 + i - j - r is below n0 too.
-        let stride = 64 * words;
+        let stride = self.stride;
         let flags = &mut flags[..len * stride];
         flags.fill(0);
         for sd in &eng.splits {
@@ -920,7 +931,7 @@ impl Ctx<'_> {
         flags: &mut [u8],
     ) -> u64 {
         let (eng, n0) = (self.eng, self.n0);
-        let stride = 64 * self.words;
+        let stride = self.stride;
         let mut pairs = 0;
         for sd in &eng.splits {
             let j = sd.j;
@@ -1110,12 +1121,13 @@ impl Step for TakeAndBreakSparse {
         let words = words_for(bits);
         let classes = Classes::new(self.space.map_or(u32::MAX, |m| m.mask), words);
         let mut set = vec![0u64; words];
-        let mut flags = vec![0u8; 64 * words];
+        let mut flags = vec![0u8; flag_stride(bits)];
         let cx = Ctx {
             eng: &*self,
             n0: g.len(),
             bits,
             words,
+            stride: flag_stride(bits),
             classes: &classes,
         };
         let mut stats = cx.parallel(g, 0, &mut set, &mut flags);
