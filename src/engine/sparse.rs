@@ -66,6 +66,8 @@ const FIRST_PAIRS: usize = 128;
 const SPREAD_BLOCK: usize = 64;
 const SPREAD: usize = 1 << 15;
 const ROUND_BLOCKS: usize = 8;
+/// Pairs per run of the prefix (runs spread over the search window).
+const PREFIX_RUN: usize = 8;
 /// The reversed copy of the first values, read by the searches, covers at most this many heaps.
 const REV_MAX: usize = 1 << 17;
 /// Smallest block after refutations.
@@ -96,10 +98,10 @@ pub struct SparseOptions {
     /// Whether the searches may use the AVX2 kernel where the processor has it (they do the
     /// same thing without it, slower).
     pub simd: bool,
-    /// Splits of each heap's first split digit (smallest parts first, both parts below the
-    /// block) whose values are all recorded with the rare parts, in the parallel part, when
-    /// the searches of the previous block looked at 256 pairs per heap or more (this removes
-    /// most of the values they look for at a lower cost per pair).
+    /// Splits of each heap's first split digit (both parts below the block, in runs spread over
+    /// the search window) whose values are all recorded with the rare parts, in the parallel
+    /// part, when the searches of the previous block looked at 512 pairs per heap or more: it
+    /// removes a third of the values the searches find one by one (Grundy's game), cheaper.
     pub prefix: usize,
 }
 
@@ -815,7 +817,7 @@ impl TakeAndBreakSparse {
         self.work_per_heap = pairs / heaps.max(1) + HEAP_COST;
         self.first_per_heap = (stats.rare_pairs + stats.full_pairs) / heaps.max(1) + HEAP_COST;
         self.per_search = stats.search_pairs / stats.searches.max(1) + HEAP_COST;
-        self.use_prefix = stats.search_pairs + stats.full_pairs >= 256 * heaps;
+        self.use_prefix = stats.search_pairs + stats.full_pairs >= 512 * heaps;
         self.stats = self.stats.add(stats);
         buf.new_rare = new_rare;
         self.buf = buf;
@@ -906,10 +908,17 @@ impl Ctx<'_> {
             let fl = &mut flags[k * stride..(k + 1) * stride];
             if let Some(sd) = eng.splits.first() {
                 if n >= sd.j + 2 && eng.opts.prefix > 0 && eng.use_prefix {
-                    let lo = sd.outer(i);
-                    let end = (sd.amax(n - sd.j) + 1).min(lo + eng.opts.prefix).max(lo);
-                    fold_flags(g, &eng.rev, n - sd.j, lo, end, fl);
-                    stats.full_pairs += (end - lo) as u64;
+                    // Runs of PREFIX_RUN pairs spread over the search window (neighbouring
+                    // pairs give correlated values).
+                    let (lo, end) = (sd.outer(i), sd.amax(n - sd.j) + 1);
+                    let runs = eng.opts.prefix.div_ceil(PREFIX_RUN);
+                    let gap = ((end.saturating_sub(lo)).min(SPREAD) / runs).max(PREFIX_RUN);
+                    for q in 0..runs {
+                        let a0 = (lo + q * gap).min(end);
+                        let a1 = (a0 + PREFIX_RUN).min(end);
+                        fold_flags(g, &eng.rev, n - sd.j, a0, a1, fl);
+                        stats.full_pairs += (a1 - a0) as u64;
+                    }
                 }
             }
             flags_to_set(fl, &mut sets[k * words..(k + 1) * words]);
