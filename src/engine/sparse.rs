@@ -2,7 +2,8 @@
 //!
 //! Handles finite codes whose moves leave at most two heaps (`d0` in {0, 4, 4!}, digits 0-7 with
 //! or without `!`): Grundy's game `4!.0`, Kayles `0.77`, `0.16`, `0.137`, ... Other codes are
-//! refused by [`TakeAndBreakSparse::new`]; the caller uses [`TakeAndBreakExact`] for them.
+//! refused by [`TakeAndBreakSparse::new`]; the caller uses
+//! [`TakeAndBreakExact`](super::TakeAndBreakExact) for them.
 //!
 //! **Sparse space.** With a mask `m` and a parity flag `e`, heap `x` has
 //! `rho(x) = popcount(G(x) & m) ^ e * (x mod 2)` and is *rare* when `rho(x) = f`
@@ -24,12 +25,21 @@
 //!
 //! **Blocks.** Heaps `[N, N + B)` are done together, in three parts:
 //! 1. in parallel (rayon), every rare-part split whose parts are both below `N`: for a rare
-//!    heap `r`, the other parts of consecutive heaps are the contiguous slice `G[N - j - r ..]`;
-//! 2. heap by heap, the options that reach into the block, the candidate `c`, and the value when
-//!    no rare value below `c` is left unconfirmed; otherwise `c` is taken provisionally;
-//! 3. in parallel, the searches that confirm the provisional values. One that fails (its heap's
-//!    value is the smallest rare value not found: the heap is rare) ends the block there; the
-//!    heaps after it are computed again in the next block, which is made smaller.
+//!    heap `r`, the other parts of consecutive heaps are the contiguous slice `G[N - j - r ..]`,
+//!    recorded as one byte per value and heap (plain stores);
+//! 2. heap by heap, the splits that reach into the block (by sub-blocks of 32 heaps: those whose
+//!    block part lies in an earlier sub-block are again contiguous slices), the candidate `c`,
+//!    and the value when no rare value below `c` is left unconfirmed; otherwise `c` is taken
+//!    provisionally;
+//! 3. on the other threads, while part 2 goes on, the searches that confirm the provisional
+//!    values, in batches spawned as their heaps are done (they read only earlier values). One
+//!    that fails (its heap's value is the smallest rare value not found: the heap is rare) ends
+//!    the block there; the heaps after it are computed again in the next block, made smaller.
+//!
+//! Blocks and tasks are sized from the previous block's work per heap. A search looks at the
+//! smallest parts first, then at blocks spread over the next 2^15 splits in a golden-ratio order
+//! (neighbouring splits give correlated values), then at the rest; 32 splits at a time with
+//! AVX2 table lookups (`vpshufb`) where the processor has them, a scalar loop otherwise.
 //!
 //! The values do not depend on the number of threads.
 //!
