@@ -32,9 +32,11 @@
 //!    and the value when no rare value below `c` is left unconfirmed; otherwise `c` is taken
 //!    provisionally;
 //! 3. on the other threads, while part 2 goes on, the searches that confirm the provisional
-//!    values, in batches spawned as their heaps are done (they read only earlier values). One
-//!    that fails (its heap's value is the smallest rare value not found: the heap is rare) ends
-//!    the block there; the heaps after it are computed again in the next block, made smaller.
+//!    values, taken from a queue to which part 2 publishes each sub-block's (they read only
+//!    earlier values; one task per thread and block, which waits by spinning, so that no thread
+//!    has to be woken per batch). One that fails (its heap's value is the smallest rare value
+//!    not found: the heap is rare) ends the block there; the heaps after it are computed again
+//!    in the next block, made smaller.
 //!
 //! Blocks and tasks are sized from the previous block's work per heap. A search looks at the
 //! smallest parts first, then at blocks spread over the next 2^15 splits in a golden-ratio order
@@ -63,6 +65,7 @@ use super::{Control, Step, Val, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// A search first looks at the `FIRST_PAIRS` splits with the smallest parts, in order (in some
@@ -423,6 +426,97 @@ struct Ctx<'a> {
     classes: &'a Classes,
 }
 
+/// The provisional heaps of a block, handed from the thread that computes them in order to the
+/// threads that confirm them. Entries below `published` are complete and left alone by the
+/// producer; each is taken by exactly one confirmer, through `claimed`.
+struct Queue {
+    ptr: *mut Pending,
+    cap: usize,
+    published: AtomicUsize,
+    claimed: AtomicUsize,
+    closed: AtomicBool,
+}
+
+// SAFETY: the entries are handed out disjointly (the producer uses only those at and above
+// `published`; each published range goes to the single claimer whose compare-exchange
+// succeeds), and `Pending` is `Send`.
+unsafe impl Send for Queue {}
+unsafe impl Sync for Queue {}
+
+impl Queue {
+    fn new(entries: &mut [Pending]) -> Self {
+        Queue {
+            ptr: entries.as_mut_ptr(),
+            cap: entries.len(),
+            published: AtomicUsize::new(0),
+            claimed: AtomicUsize::new(0),
+            closed: AtomicBool::new(false),
+        }
+    }
+
+    /// Entry `i`, for the producer to fill.
+    ///
+    /// # Safety
+    /// Only the producer may call this, with `i` at or above what it published.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn entry(&self, i: usize) -> &mut Pending {
+        assert!(i < self.cap);
+        &mut *self.ptr.add(i)
+    }
+
+    /// Hands the entries below `n` to the confirmers.
+    fn publish(&self, n: usize) {
+        self.published.store(n, Ordering::Release);
+    }
+
+    /// No more entries.
+    fn close(&self) {
+        self.closed.store(true, Ordering::Release);
+    }
+
+    fn published(&self) -> usize {
+        self.published.load(Ordering::Acquire)
+    }
+
+    /// Up to `max` published entries nobody has taken; `None` once the queue is closed and
+    /// every entry taken, or (unless `wait`) when none is available now. Waits by spinning,
+    /// backing off, then yielding.
+    #[allow(clippy::mut_from_ref)]
+    fn claim(&self, max: usize, wait: bool) -> Option<&mut [Pending]> {
+        let mut backoff = 1;
+        loop {
+            let closed = self.closed.load(Ordering::Acquire);
+            let p = self.published.load(Ordering::Acquire);
+            let c = self.claimed.load(Ordering::Relaxed);
+            if c < p {
+                let e = p.min(c + max);
+                if self
+                    .claimed
+                    .compare_exchange_weak(c, e, Ordering::AcqRel, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    // SAFETY: entries c..e are published (complete, left alone by the producer)
+                    // and this thread alone won them.
+                    return Some(unsafe { std::slice::from_raw_parts_mut(self.ptr.add(c), e - c) });
+                }
+                continue;
+            }
+            if closed || !wait {
+                return None;
+            }
+            if backoff < 1024 {
+                for _ in 0..backoff {
+                    std::hint::spin_loop();
+                }
+                backoff *= 2;
+            } else {
+                // Waiting long (the producer may be descheduled): let others run.
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
 impl TakeAndBreakSparse {
     /// Whether this engine handles `rule`: a finite code leaving at most two heaps per move.
     pub fn supports(rule: &TakeAndBreak) -> bool {
@@ -712,8 +806,10 @@ impl TakeAndBreakSparse {
         // 2. Heap by heap: what reaches into the block, giving values or provisional values.
         //    The block goes by sub-blocks: the rare-part splits whose block part lies in an
         //    earlier sub-block are done for the whole sub-block at once (contiguous slices).
-        // 3. Meanwhile, on the other threads, the searches that confirm the provisional values
-        //    of the sub-blocks done so far; they read only the values before their heaps.
+        // 3. Meanwhile, on the other threads, the searches that confirm the provisional values,
+        //    taken from a queue to which each sub-block's are published at its end (one task per
+        //    thread for the whole block: no spawning, hence no waking, per batch). They read
+        //    only the values before their heaps. The thread of part 2 joins them at the end.
         let mut overflow = false;
         let mut new_rare = std::mem::take(&mut buf.new_rare);
         new_rare.clear();
@@ -722,15 +818,28 @@ impl TakeAndBreakSparse {
         }
         g.resize(n0 + b, T::default());
         let shared = Shared::new(&mut g[..]);
+        let queue = Queue::new(&mut buf.pending[..b]);
+        let claim = ((TASK_WORK / 8 / self.per_search) as usize).clamp(1, 64);
         let mut len = n0;
-        let mut npending = 0;
-        let batch_len = ((TASK_WORK / self.per_search) as usize).max(8);
         let mut t2 = t1;
         let (sets, flags_all) = (&mut buf.sets, &mut buf.flags);
-        let cx = &cx;
+        let (cx, queue, shared) = (&cx, &queue, &shared);
+        let confirm = move |ps: &mut [Pending]| {
+            for p in ps {
+                // SAFETY: a pending heap is published after every value below it was written.
+                let gv = unsafe { shared.prefix(n0 + p.i) };
+                p.refuted = cx.confirm(gv, p);
+            }
+        };
         rayon::scope(|sc| {
-            let mut rest: &mut [Pending] = &mut buf.pending[..b];
-            let mut batch = 0;
+            for _ in 1..rayon::current_num_threads() {
+                sc.spawn(move |_| {
+                    while let Some(ps) = queue.claim(claim, true) {
+                        confirm(ps);
+                    }
+                });
+            }
+            let mut filled = 0;
             let mut k0 = 0;
             let mut stop = false;
             while k0 < b && !stop {
@@ -744,7 +853,8 @@ impl TakeAndBreakSparse {
                 for i in k0..k1 {
                     let set = &mut sets[i * words..(i + 1) * words];
                     let flags = &mut flags_all[i * stride..(i + 1) * stride];
-                    let p = &mut rest[batch];
+                    // SAFETY: only this thread fills the queue, above what it published.
+                    let p = unsafe { queue.entry(filled) };
                     // SAFETY: the values below n0 + i are written; heap n0 + i is written only
                     // after `gv`'s last use.
                     let gv = unsafe { shared.prefix(n0 + i) };
@@ -763,11 +873,11 @@ impl TakeAndBreakSparse {
                         stop = true;
                         break;
                     }
-                    // SAFETY: no slice covering n0 + i is alive: the confirmations spawned so
-                    // far read below n0 + k0 <= n0 + i.
+                    // SAFETY: no slice covering n0 + i is alive: the confirmations read below
+                    // the heaps published so far, all below n0 + k0 <= n0 + i.
                     unsafe { shared.write(n0 + i, T::new(v)) };
                     len = n0 + i + 1;
-                    batch += provisional as usize;
+                    filled += provisional as usize;
                     if self.space.is_some_and(|m| m.is_rare((n0 + i) as u64, v)) {
                         new_rare.push(n0 + i);
                     }
@@ -777,23 +887,16 @@ impl TakeAndBreakSparse {
                         break;
                     }
                 }
+                queue.publish(filled);
                 k0 = k1;
-                if batch >= batch_len || (batch > 0 && (stop || k0 >= b)) {
-                    let (mine, tail) = std::mem::take(&mut rest).split_at_mut(batch);
-                    rest = tail;
-                    npending += batch;
-                    batch = 0;
-                    // SAFETY: the values below `len` are written and no longer change.
-                    let gv = unsafe { shared.prefix(len) };
-                    sc.spawn(move |_| {
-                        for p in mine {
-                            p.refuted = cx.confirm(gv, p);
-                        }
-                    });
-                }
             }
+            queue.close();
             t2 = clock.elapsed();
+            while let Some(ps) = queue.claim(claim, false) {
+                confirm(ps);
+            }
         });
+        let npending = queue.published();
         g.truncate(len);
         let t3 = clock.elapsed();
         stats.parallel_ns += (t1 + t3 - t2).as_nanos() as u64;
