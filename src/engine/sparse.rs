@@ -66,6 +66,8 @@ use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::thread::Thread;
 use std::time::Instant;
 
 /// A search first looks at the `FIRST_PAIRS` splits with the smallest parts, in order (in some
@@ -89,6 +91,11 @@ const MIN_BLOCK: usize = 16;
 const HEAP_COST: u64 = 256;
 /// Work per parallel task (pairs), so that a task is worth handing to another thread.
 const TASK_WORK: u64 = 1 << 16;
+/// Heaps between the one the sequential part writes and the last one it hands over to be
+/// confirmed (whose confirmation reads the values just below it).
+const PUBLISH_LAG: usize = 64;
+/// Spin-loop hints a waiting confirmer spends (about 20-50 microseconds) before it sleeps.
+const SPINS_BEFORE_SLEEP: u32 = 1 << 11;
 
 /// Tuning knobs of [`TakeAndBreakSparse`]; the defaults suit long runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -435,6 +442,9 @@ struct Queue {
     published: AtomicUsize,
     claimed: AtomicUsize,
     closed: AtomicBool,
+    /// Confirmers that waited long and sleep until the producer publishes.
+    sleepers: AtomicUsize,
+    parked: Mutex<Vec<Thread>>,
 }
 
 // SAFETY: the entries are handed out disjointly (the producer uses only those at and above
@@ -451,6 +461,19 @@ impl Queue {
             published: AtomicUsize::new(0),
             claimed: AtomicUsize::new(0),
             closed: AtomicBool::new(false),
+            sleepers: AtomicUsize::new(0),
+            parked: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Wakes the confirmers that sleep (after `published` or `closed` changed).
+    fn wake(&self) {
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            let mut parked = self.parked.lock().unwrap_or_else(|e| e.into_inner());
+            self.sleepers.store(0, Ordering::SeqCst);
+            for t in parked.drain(..) {
+                t.unpark();
+            }
         }
     }
 
@@ -466,12 +489,15 @@ impl Queue {
 
     /// Hands the entries below `n` to the confirmers.
     fn publish(&self, n: usize) {
-        self.published.store(n, Ordering::Release);
+        if self.published.swap(n, Ordering::SeqCst) != n {
+            self.wake();
+        }
     }
 
     /// No more entries.
     fn close(&self) {
-        self.closed.store(true, Ordering::Release);
+        self.closed.store(true, Ordering::SeqCst);
+        self.wake();
     }
 
     fn published(&self) -> usize {
@@ -480,13 +506,16 @@ impl Queue {
 
     /// Up to `max` published entries nobody has taken; `None` once the queue is closed and
     /// every entry taken, or (unless `wait`) when none is available now. Waits by spinning,
-    /// backing off, then yielding.
+    /// backing off, for a few tens of microseconds (the producer publishes every few), then
+    /// sleeps until woken, so that a waiting confirmer does not take the processor from the
+    /// producer on a busy machine.
     #[allow(clippy::mut_from_ref)]
     fn claim(&self, max: usize, wait: bool) -> Option<&mut [Pending]> {
         let mut backoff = 1;
+        let mut spins = 0u32;
         loop {
-            let closed = self.closed.load(Ordering::Acquire);
-            let p = self.published.load(Ordering::Acquire);
+            let closed = self.closed.load(Ordering::SeqCst);
+            let p = self.published.load(Ordering::SeqCst);
             let c = self.claimed.load(Ordering::Relaxed);
             if c < p {
                 let e = p.min(c + max);
@@ -504,15 +533,26 @@ impl Queue {
             if closed || !wait {
                 return None;
             }
-            if backoff < 1024 {
+            if spins < SPINS_BEFORE_SLEEP {
                 for _ in 0..backoff {
                     std::hint::spin_loop();
                 }
-                backoff *= 2;
-            } else {
-                // Waiting long (the producer may be descheduled): let others run.
-                std::thread::yield_now();
+                spins += backoff;
+                backoff = (2 * backoff).min(256);
+                continue;
             }
+            // Register, check again (a publication between the check above and the
+            // registration would otherwise be missed), then sleep.
+            {
+                let mut parked = self.parked.lock().unwrap_or_else(|e| e.into_inner());
+                parked.push(std::thread::current());
+                self.sleepers.fetch_add(1, Ordering::SeqCst);
+            }
+            if self.published.load(Ordering::SeqCst) == p && !self.closed.load(Ordering::SeqCst) {
+                std::thread::park();
+            }
+            spins = 0;
+            backoff = 1;
         }
     }
 }
@@ -831,15 +871,21 @@ impl TakeAndBreakSparse {
                 p.refuted = cx.confirm(gv, p);
             }
         };
+        // Small blocks are not worth the other threads' attention.
+        let helpers = if (b as u64) * self.work_per_heap >= 4 * TASK_WORK {
+            rayon::current_num_threads() - 1
+        } else {
+            0
+        };
         rayon::scope(|sc| {
-            for _ in 1..rayon::current_num_threads() {
+            for _ in 0..helpers {
                 sc.spawn(move |_| {
                     while let Some(ps) = queue.claim(claim, true) {
                         confirm(ps);
                     }
                 });
             }
-            let mut filled = 0;
+            let (mut filled, mut published) = (0, 0);
             let mut k0 = 0;
             let mut stop = false;
             while k0 < b && !stop {
@@ -887,9 +933,19 @@ impl TakeAndBreakSparse {
                         break;
                     }
                 }
-                queue.publish(filled);
+                // Only heaps well behind the one being written: a confirmation reads the values
+                // just below its heap, and sharing the cache line being written would slow both.
+                while published < filled && {
+                    // SAFETY: entry `published` is at or above what was published.
+                    let p = unsafe { queue.entry(published) };
+                    p.i + PUBLISH_LAG <= k1
+                } {
+                    published += 1;
+                }
+                queue.publish(published);
                 k0 = k1;
             }
+            queue.publish(filled);
             queue.close();
             t2 = clock.elapsed();
             while let Some(ps) = queue.claim(claim, false) {
