@@ -812,12 +812,16 @@ impl TakeAndBreakSparse {
         let words = words_for(bits);
         let classes = Classes::new(self.space.map_or(u32::MAX, |m| m.mask), words);
         let mut buf = std::mem::take(&mut self.buf);
-        buf.sets.clear();
-        buf.sets.resize(b * words, 0);
+        // Sized only: each parallel task clears its own part.
+        if buf.sets.len() < b * words {
+            buf.sets.resize(b * words, 0);
+        }
         // Dense blocks need no flags, but one byte per heap keeps the parallel chunks aligned.
         let stride = if self.dense { 1 } else { flag_stride(bits) };
-        buf.flags.clear();
-        buf.flags.resize(b * stride, 0);
+        if buf.flags.len() < b * stride {
+            buf.flags.resize(b * stride, 0);
+        }
+        let (sets_all, flags_all) = (&mut buf.sets[..b * words], &mut buf.flags[..b * stride]);
 
         // 1. In parallel: the options whose parts are all below n0.
         let cx = Ctx {
@@ -832,14 +836,14 @@ impl TakeAndBreakSparse {
         let clock = Instant::now();
         let chunk = ((TASK_WORK / self.first_per_heap) as usize).max(self.opts.chunk.max(1));
         let mut stats = if b >= 2 * chunk {
-            buf.sets
+            sets_all
                 .par_chunks_mut(chunk * words)
-                .zip(buf.flags.par_chunks_mut(chunk * stride))
+                .zip(flags_all.par_chunks_mut(chunk * stride))
                 .enumerate()
                 .map(|(c, (s, fl))| cx.parallel(gs, c * chunk, s, fl))
                 .reduce(SparseStats::default, SparseStats::add)
         } else {
-            cx.parallel(gs, 0, &mut buf.sets, &mut buf.flags)
+            cx.parallel(gs, 0, sets_all, flags_all)
         };
 
         let t1 = clock.elapsed();
@@ -862,7 +866,7 @@ impl TakeAndBreakSparse {
         let claim = ((TASK_WORK / 8 / self.per_search) as usize).clamp(1, 64);
         let mut len = n0;
         let mut t2 = t1;
-        let (sets, flags_all) = (&mut buf.sets, &mut buf.flags);
+        let sets = sets_all;
         let (cx, queue, shared) = (&cx, &queue, &shared);
         let confirm = move |ps: &mut [Pending]| {
             for p in ps {
@@ -1014,6 +1018,7 @@ impl Ctx<'_> {
         let len = sets.len() / words;
         let i1 = i0 + len;
         let mut stats = SparseStats::default();
+        sets.fill(0);
         for k in 0..len {
             let n = n0 + i0 + k;
             let set = &mut sets[k * words..(k + 1) * words];
