@@ -91,6 +91,8 @@ const MIN_BLOCK: usize = 16;
 const HEAP_COST: u64 = 256;
 /// Work per parallel task (pairs), so that a task is worth handing to another thread.
 const TASK_WORK: u64 = 1 << 16;
+/// Bytes of value flags per parallel task of the first part (a first-level cache's worth).
+const FLAGS_PER_TASK: usize = 32 << 10;
 /// Heaps between the one the sequential part writes and the last one it hands over to be
 /// confirmed (whose confirmation reads the values just below it).
 const PUBLISH_LAG: usize = 64;
@@ -834,7 +836,10 @@ impl TakeAndBreakSparse {
         };
         let gs = &g[..];
         let clock = Instant::now();
-        let chunk = ((TASK_WORK / self.first_per_heap) as usize).max(self.opts.chunk.max(1));
+        // Enough work per task, and value flags that fit the first-level cache.
+        let chunk = ((TASK_WORK / self.first_per_heap) as usize)
+            .max(self.opts.chunk.max(1))
+            .min((FLAGS_PER_TASK / stride).max(16));
         let mut stats = if b >= 2 * chunk {
             sets_all
                 .par_chunks_mut(chunk * words)
