@@ -82,7 +82,7 @@ const SPREAD_BLOCK: usize = 64;
 const SPREAD: usize = 1 << 15;
 const ROUND_BLOCKS: usize = 8;
 /// Pairs per run of the prefix (runs spread over the search window).
-const PREFIX_RUN: usize = 8;
+const PREFIX_RUN: usize = 16;
 /// The reversed copy of the first values, read by the searches, covers at most this many heaps.
 const REV_MAX: usize = 1 << 17;
 /// Smallest block after refutations.
@@ -122,8 +122,8 @@ pub struct SparseOptions {
     pub simd: bool,
     /// Splits of each heap's first split digit (both parts below the block, in runs spread over
     /// the search window) whose values are all recorded with the rare parts, in the parallel
-    /// part, when the searches of the previous block looked at 512 pairs per heap or more: it
-    /// removes a third of the values the searches find one by one (Grundy's game), cheaper.
+    /// part, when the searches of the previous block looked at 768 pairs per heap or more: it
+    /// removes most of the values the searches find one by one (Grundy's game), cheaper.
     pub prefix: usize,
 }
 
@@ -137,7 +137,7 @@ impl Default for SparseOptions {
             warmup: 128,
             sparse_ratio: 8,
             simd: true,
-            prefix: 128,
+            prefix: 256,
         }
     }
 }
@@ -995,7 +995,7 @@ impl TakeAndBreakSparse {
         self.work_per_heap = pairs / heaps.max(1) + HEAP_COST;
         self.first_per_heap = (stats.rare_pairs + stats.full_pairs) / heaps.max(1) + HEAP_COST;
         self.per_search = stats.search_pairs / stats.searches.max(1) + HEAP_COST;
-        self.use_prefix = stats.search_pairs + stats.full_pairs >= 512 * heaps;
+        self.use_prefix = stats.search_pairs >= 768 * heaps;
         self.stats = self.stats.add(stats);
         buf.new_rare = new_rare;
         self.buf = buf;
