@@ -772,10 +772,10 @@ impl TakeAndBreakSparse {
         let by_work = (self.opts.block_work / self.work_per_heap.max(1)) as usize;
         let mut b = by_work.min(n0 / 16).min(self.next_block).max(1);
         if !self.dense {
-            // The rare-part splits that reach into the block are done sequentially; halve the
-            // block while they would be more than a quarter of the work (a tenth leaves blocks
-            // of 0.354 too small to share: slower with two threads than with one).
-            while b > 128 && 4 * self.inner_pairs(b) > self.work_per_heap {
+            // The rare-part splits that reach into the block are done sequentially (while other
+            // threads confirm); halve the block while they would be more than half the work (a
+            // tenth left the blocks of 0.354 too small to share).
+            while b > 128 && 2 * self.inner_pairs(b) > self.work_per_heap {
                 b /= 2;
             }
         }
