@@ -2,7 +2,8 @@
 //!
 //! Handles finite codes whose moves leave at most two heaps (`d0` in {0, 4, 4!}, digits 0-7 with
 //! or without `!`): Grundy's game `4!.0`, Kayles `0.77`, `0.16`, `0.137`, ... Other codes are
-//! refused by [`TakeAndBreakSparse::new`]; the caller uses [`TakeAndBreakExact`] for them.
+//! refused by [`TakeAndBreakSparse::new`]; the caller uses
+//! [`TakeAndBreakExact`](super::TakeAndBreakExact) for them.
 //!
 //! **Sparse space.** With a mask `m` and a parity flag `e`, heap `x` has
 //! `rho(x) = popcount(G(x) & m) ^ e * (x mod 2)` and is *rare* when `rho(x) = f`
@@ -24,12 +25,23 @@
 //!
 //! **Blocks.** Heaps `[N, N + B)` are done together, in three parts:
 //! 1. in parallel (rayon), every rare-part split whose parts are both below `N`: for a rare
-//!    heap `r`, the other parts of consecutive heaps are the contiguous slice `G[N - j - r ..]`;
-//! 2. heap by heap, the options that reach into the block, the candidate `c`, and the value when
-//!    no rare value below `c` is left unconfirmed; otherwise `c` is taken provisionally;
-//! 3. in parallel, the searches that confirm the provisional values. One that fails (its heap's
-//!    value is the smallest rare value not found: the heap is rare) ends the block there; the
-//!    heaps after it are computed again in the next block, which is made smaller.
+//!    heap `r`, the other parts of consecutive heaps are the contiguous slice `G[N - j - r ..]`,
+//!    recorded as one byte per value and heap (plain stores);
+//! 2. heap by heap, the splits that reach into the block (by sub-blocks of 32 heaps: those whose
+//!    block part lies in an earlier sub-block are again contiguous slices), the candidate `c`,
+//!    and the value when no rare value below `c` is left unconfirmed; otherwise `c` is taken
+//!    provisionally;
+//! 3. on the other threads, while part 2 goes on, the searches that confirm the provisional
+//!    values, taken from a queue to which part 2 publishes each sub-block's (they read only
+//!    earlier values; one task per thread and block, which waits by spinning, so that no thread
+//!    has to be woken per batch). One that fails (its heap's value is the smallest rare value
+//!    not found: the heap is rare) ends the block there; the heaps after it are computed again
+//!    in the next block, made smaller.
+//!
+//! Blocks and tasks are sized from the previous block's work per heap. A search looks at the
+//! smallest parts first, then at blocks spread over the next 2^15 splits in a golden-ratio order
+//! (neighbouring splits give correlated values), then at the rest; 32 splits at a time with
+//! AVX2 table lookups (`vpshufb`) where the processor has them, a scalar loop otherwise.
 //!
 //! The values do not depend on the number of threads.
 //!
@@ -53,6 +65,9 @@ use super::{Control, Step, Val, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::thread::Thread;
 use std::time::Instant;
 
 /// A search first looks at the `FIRST_PAIRS` splits with the smallest parts, in order (in some
@@ -66,6 +81,8 @@ const FIRST_PAIRS: usize = 128;
 const SPREAD_BLOCK: usize = 64;
 const SPREAD: usize = 1 << 15;
 const ROUND_BLOCKS: usize = 8;
+/// Pairs per run of the prefix (runs spread over the search window).
+const PREFIX_RUN: usize = 16;
 /// The reversed copy of the first values, read by the searches, covers at most this many heaps.
 const REV_MAX: usize = 1 << 17;
 /// Smallest block after refutations.
@@ -74,6 +91,13 @@ const MIN_BLOCK: usize = 16;
 const HEAP_COST: u64 = 256;
 /// Work per parallel task (pairs), so that a task is worth handing to another thread.
 const TASK_WORK: u64 = 1 << 16;
+/// Bytes of value flags per parallel task of the first part (a first-level cache's worth).
+const FLAGS_PER_TASK: usize = 32 << 10;
+/// Heaps between the one the sequential part writes and the last one it hands over to be
+/// confirmed (whose confirmation reads the values just below it).
+const PUBLISH_LAG: usize = 64;
+/// Spin-loop hints a waiting confirmer spends (about 20-50 microseconds) before it sleeps.
+const SPINS_BEFORE_SLEEP: u32 = 1 << 11;
 
 /// Tuning knobs of [`TakeAndBreakSparse`]; the defaults suit long runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,10 +120,10 @@ pub struct SparseOptions {
     /// Whether the searches may use the AVX2 kernel where the processor has it (they do the
     /// same thing without it, slower).
     pub simd: bool,
-    /// Splits of each heap's first split digit (smallest parts first, both parts below the
-    /// block) whose values are all recorded with the rare parts, in the parallel part, when
-    /// the searches of the previous block looked at 256 pairs per heap or more (this removes
-    /// most of the values they look for at a lower cost per pair).
+    /// Splits of each heap's first split digit (both parts below the block, in runs spread over
+    /// the search window) whose values are all recorded with the rare parts, in the parallel
+    /// part, when the searches of the previous block looked at 768 pairs per heap or more: it
+    /// removes most of the values the searches find one by one (Grundy's game), cheaper.
     pub prefix: usize,
 }
 
@@ -113,7 +137,7 @@ impl Default for SparseOptions {
             warmup: 128,
             sparse_ratio: 8,
             simd: true,
-            prefix: 128,
+            prefix: 256,
         }
     }
 }
@@ -411,6 +435,130 @@ struct Ctx<'a> {
     classes: &'a Classes,
 }
 
+/// The provisional heaps of a block, handed from the thread that computes them in order to the
+/// threads that confirm them. Entries below `published` are complete and left alone by the
+/// producer; each is taken by exactly one confirmer, through `claimed`.
+struct Queue {
+    ptr: *mut Pending,
+    cap: usize,
+    published: AtomicUsize,
+    claimed: AtomicUsize,
+    closed: AtomicBool,
+    /// Confirmers that waited long and sleep until the producer publishes.
+    sleepers: AtomicUsize,
+    parked: Mutex<Vec<Thread>>,
+}
+
+// SAFETY: the entries are handed out disjointly (the producer uses only those at and above
+// `published`; each published range goes to the single claimer whose compare-exchange
+// succeeds), and `Pending` is `Send`.
+unsafe impl Send for Queue {}
+unsafe impl Sync for Queue {}
+
+impl Queue {
+    fn new(entries: &mut [Pending]) -> Self {
+        Queue {
+            ptr: entries.as_mut_ptr(),
+            cap: entries.len(),
+            published: AtomicUsize::new(0),
+            claimed: AtomicUsize::new(0),
+            closed: AtomicBool::new(false),
+            sleepers: AtomicUsize::new(0),
+            parked: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Wakes the confirmers that sleep (after `published` or `closed` changed).
+    fn wake(&self) {
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            let mut parked = self.parked.lock().unwrap_or_else(|e| e.into_inner());
+            self.sleepers.store(0, Ordering::SeqCst);
+            for t in parked.drain(..) {
+                t.unpark();
+            }
+        }
+    }
+
+    /// Entry `i`, for the producer to fill.
+    ///
+    /// # Safety
+    /// Only the producer may call this, with `i` at or above what it published.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn entry(&self, i: usize) -> &mut Pending {
+        assert!(i < self.cap);
+        &mut *self.ptr.add(i)
+    }
+
+    /// Hands the entries below `n` to the confirmers.
+    fn publish(&self, n: usize) {
+        if self.published.swap(n, Ordering::SeqCst) != n {
+            self.wake();
+        }
+    }
+
+    /// No more entries.
+    fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.wake();
+    }
+
+    fn published(&self) -> usize {
+        self.published.load(Ordering::Acquire)
+    }
+
+    /// Up to `max` published entries nobody has taken; `None` once the queue is closed and
+    /// every entry taken, or (unless `wait`) when none is available now. Waits by spinning,
+    /// backing off, for a few tens of microseconds (the producer publishes every few), then
+    /// sleeps until woken, so that a waiting confirmer does not take the processor from the
+    /// producer on a busy machine.
+    #[allow(clippy::mut_from_ref)]
+    fn claim(&self, max: usize, wait: bool) -> Option<&mut [Pending]> {
+        let mut backoff = 1;
+        let mut spins = 0u32;
+        loop {
+            let closed = self.closed.load(Ordering::SeqCst);
+            let p = self.published.load(Ordering::SeqCst);
+            let c = self.claimed.load(Ordering::Relaxed);
+            if c < p {
+                let e = p.min(c + max);
+                if self
+                    .claimed
+                    .compare_exchange_weak(c, e, Ordering::AcqRel, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    // SAFETY: entries c..e are published (complete, left alone by the producer)
+                    // and this thread alone won them.
+                    return Some(unsafe { std::slice::from_raw_parts_mut(self.ptr.add(c), e - c) });
+                }
+                continue;
+            }
+            if closed || !wait {
+                return None;
+            }
+            if spins < SPINS_BEFORE_SLEEP {
+                for _ in 0..backoff {
+                    std::hint::spin_loop();
+                }
+                spins += backoff;
+                backoff = (2 * backoff).min(256);
+                continue;
+            }
+            // Register, check again (a publication between the check above and the
+            // registration would otherwise be missed), then sleep.
+            {
+                let mut parked = self.parked.lock().unwrap_or_else(|e| e.into_inner());
+                parked.push(std::thread::current());
+                self.sleepers.fetch_add(1, Ordering::SeqCst);
+            }
+            if self.published.load(Ordering::SeqCst) == p && !self.closed.load(Ordering::SeqCst) {
+                std::thread::park();
+            }
+            spins = 0;
+            backoff = 1;
+        }
+    }
+}
+
 impl TakeAndBreakSparse {
     /// Whether this engine handles `rule`: a finite code leaving at most two heaps per move.
     pub fn supports(rule: &TakeAndBreak) -> bool {
@@ -624,10 +772,10 @@ impl TakeAndBreakSparse {
         let by_work = (self.opts.block_work / self.work_per_heap.max(1)) as usize;
         let mut b = by_work.min(n0 / 16).min(self.next_block).max(1);
         if !self.dense {
-            // The rare-part splits that reach into the block are done sequentially; halve the
-            // block while they would be more than a quarter of the work (a tenth leaves blocks
-            // of 0.354 too small to share: slower with two threads than with one).
-            while b > 128 && 4 * self.inner_pairs(b) > self.work_per_heap {
+            // The rare-part splits that reach into the block are done sequentially (while other
+            // threads confirm); halve the block while they would be more than half the work (a
+            // tenth left the blocks of 0.354 too small to share).
+            while b > 128 && 2 * self.inner_pairs(b) > self.work_per_heap {
                 b /= 2;
             }
         }
@@ -666,12 +814,16 @@ impl TakeAndBreakSparse {
         let words = words_for(bits);
         let classes = Classes::new(self.space.map_or(u32::MAX, |m| m.mask), words);
         let mut buf = std::mem::take(&mut self.buf);
-        buf.sets.clear();
-        buf.sets.resize(b * words, 0);
+        // Sized only: each parallel task clears its own part.
+        if buf.sets.len() < b * words {
+            buf.sets.resize(b * words, 0);
+        }
         // Dense blocks need no flags, but one byte per heap keeps the parallel chunks aligned.
         let stride = if self.dense { 1 } else { flag_stride(bits) };
-        buf.flags.clear();
-        buf.flags.resize(b * stride, 0);
+        if buf.flags.len() < b * stride {
+            buf.flags.resize(b * stride, 0);
+        }
+        let (sets_all, flags_all) = (&mut buf.sets[..b * words], &mut buf.flags[..b * stride]);
 
         // 1. In parallel: the options whose parts are all below n0.
         let cx = Ctx {
@@ -684,24 +836,29 @@ impl TakeAndBreakSparse {
         };
         let gs = &g[..];
         let clock = Instant::now();
-        let chunk = ((TASK_WORK / self.first_per_heap) as usize).max(self.opts.chunk.max(1));
+        // Enough work per task, and value flags that fit the first-level cache.
+        let chunk = ((TASK_WORK / self.first_per_heap) as usize)
+            .max(self.opts.chunk.max(1))
+            .min((FLAGS_PER_TASK / stride).max(16));
         let mut stats = if b >= 2 * chunk {
-            buf.sets
+            sets_all
                 .par_chunks_mut(chunk * words)
-                .zip(buf.flags.par_chunks_mut(chunk * stride))
+                .zip(flags_all.par_chunks_mut(chunk * stride))
                 .enumerate()
                 .map(|(c, (s, fl))| cx.parallel(gs, c * chunk, s, fl))
                 .reduce(SparseStats::default, SparseStats::add)
         } else {
-            cx.parallel(gs, 0, &mut buf.sets, &mut buf.flags)
+            cx.parallel(gs, 0, sets_all, flags_all)
         };
 
         let t1 = clock.elapsed();
         // 2. Heap by heap: what reaches into the block, giving values or provisional values.
         //    The block goes by sub-blocks: the rare-part splits whose block part lies in an
         //    earlier sub-block are done for the whole sub-block at once (contiguous slices).
-        // 3. Meanwhile, on the other threads, the searches that confirm the provisional values
-        //    of the sub-blocks done so far; they read only the values before their heaps.
+        // 3. Meanwhile, on the other threads, the searches that confirm the provisional values,
+        //    taken from a queue to which each sub-block's are published at its end (one task per
+        //    thread for the whole block: no spawning, hence no waking, per batch). They read
+        //    only the values before their heaps. The thread of part 2 joins them at the end.
         let mut overflow = false;
         let mut new_rare = std::mem::take(&mut buf.new_rare);
         new_rare.clear();
@@ -710,15 +867,34 @@ impl TakeAndBreakSparse {
         }
         g.resize(n0 + b, T::default());
         let shared = Shared::new(&mut g[..]);
+        let queue = Queue::new(&mut buf.pending[..b]);
+        let claim = ((TASK_WORK / 8 / self.per_search) as usize).clamp(1, 64);
         let mut len = n0;
-        let mut npending = 0;
-        let batch_len = ((TASK_WORK / self.per_search) as usize).max(8);
         let mut t2 = t1;
-        let (sets, flags_all) = (&mut buf.sets, &mut buf.flags);
-        let cx = &cx;
+        let sets = sets_all;
+        let (cx, queue, shared) = (&cx, &queue, &shared);
+        let confirm = move |ps: &mut [Pending]| {
+            for p in ps {
+                // SAFETY: a pending heap is published after every value below it was written.
+                let gv = unsafe { shared.prefix(n0 + p.i) };
+                p.refuted = cx.confirm(gv, p);
+            }
+        };
+        // Small blocks are not worth the other threads' attention.
+        let helpers = if (b as u64) * self.work_per_heap >= 4 * TASK_WORK {
+            rayon::current_num_threads() - 1
+        } else {
+            0
+        };
         rayon::scope(|sc| {
-            let mut rest: &mut [Pending] = &mut buf.pending[..b];
-            let mut batch = 0;
+            for _ in 0..helpers {
+                sc.spawn(move |_| {
+                    while let Some(ps) = queue.claim(claim, true) {
+                        confirm(ps);
+                    }
+                });
+            }
+            let (mut filled, mut published) = (0, 0);
             let mut k0 = 0;
             let mut stop = false;
             while k0 < b && !stop {
@@ -732,7 +908,8 @@ impl TakeAndBreakSparse {
                 for i in k0..k1 {
                     let set = &mut sets[i * words..(i + 1) * words];
                     let flags = &mut flags_all[i * stride..(i + 1) * stride];
-                    let p = &mut rest[batch];
+                    // SAFETY: only this thread fills the queue, above what it published.
+                    let p = unsafe { queue.entry(filled) };
                     // SAFETY: the values below n0 + i are written; heap n0 + i is written only
                     // after `gv`'s last use.
                     let gv = unsafe { shared.prefix(n0 + i) };
@@ -751,11 +928,11 @@ impl TakeAndBreakSparse {
                         stop = true;
                         break;
                     }
-                    // SAFETY: no slice covering n0 + i is alive: the confirmations spawned so
-                    // far read below n0 + k0 <= n0 + i.
+                    // SAFETY: no slice covering n0 + i is alive: the confirmations read below
+                    // the heaps published so far, all below n0 + k0 <= n0 + i.
                     unsafe { shared.write(n0 + i, T::new(v)) };
                     len = n0 + i + 1;
-                    batch += provisional as usize;
+                    filled += provisional as usize;
                     if self.space.is_some_and(|m| m.is_rare((n0 + i) as u64, v)) {
                         new_rare.push(n0 + i);
                     }
@@ -765,23 +942,26 @@ impl TakeAndBreakSparse {
                         break;
                     }
                 }
-                k0 = k1;
-                if batch >= batch_len || (batch > 0 && (stop || k0 >= b)) {
-                    let (mine, tail) = std::mem::take(&mut rest).split_at_mut(batch);
-                    rest = tail;
-                    npending += batch;
-                    batch = 0;
-                    // SAFETY: the values below `len` are written and no longer change.
-                    let gv = unsafe { shared.prefix(len) };
-                    sc.spawn(move |_| {
-                        for p in mine {
-                            p.refuted = cx.confirm(gv, p);
-                        }
-                    });
+                // Only heaps well behind the one being written: a confirmation reads the values
+                // just below its heap, and sharing the cache line being written would slow both.
+                while published < filled && {
+                    // SAFETY: entry `published` is at or above what was published.
+                    let p = unsafe { queue.entry(published) };
+                    p.i + PUBLISH_LAG <= k1
+                } {
+                    published += 1;
                 }
+                queue.publish(published);
+                k0 = k1;
             }
+            queue.publish(filled);
+            queue.close();
             t2 = clock.elapsed();
+            while let Some(ps) = queue.claim(claim, false) {
+                confirm(ps);
+            }
         });
+        let npending = queue.published();
         g.truncate(len);
         let t3 = clock.elapsed();
         stats.parallel_ns += (t1 + t3 - t2).as_nanos() as u64;
@@ -815,7 +995,7 @@ impl TakeAndBreakSparse {
         self.work_per_heap = pairs / heaps.max(1) + HEAP_COST;
         self.first_per_heap = (stats.rare_pairs + stats.full_pairs) / heaps.max(1) + HEAP_COST;
         self.per_search = stats.search_pairs / stats.searches.max(1) + HEAP_COST;
-        self.use_prefix = stats.search_pairs + stats.full_pairs >= 256 * heaps;
+        self.use_prefix = stats.search_pairs >= 768 * heaps;
         self.stats = self.stats.add(stats);
         buf.new_rare = new_rare;
         self.buf = buf;
@@ -843,6 +1023,7 @@ impl Ctx<'_> {
         let len = sets.len() / words;
         let i1 = i0 + len;
         let mut stats = SparseStats::default();
+        sets.fill(0);
         for k in 0..len {
             let n = n0 + i0 + k;
             let set = &mut sets[k * words..(k + 1) * words];
@@ -906,10 +1087,17 @@ impl Ctx<'_> {
             let fl = &mut flags[k * stride..(k + 1) * stride];
             if let Some(sd) = eng.splits.first() {
                 if n >= sd.j + 2 && eng.opts.prefix > 0 && eng.use_prefix {
-                    let lo = sd.outer(i);
-                    let end = (sd.amax(n - sd.j) + 1).min(lo + eng.opts.prefix).max(lo);
-                    fold_flags(g, &eng.rev, n - sd.j, lo, end, fl);
-                    stats.full_pairs += (end - lo) as u64;
+                    // Runs of PREFIX_RUN pairs spread over the search window (neighbouring
+                    // pairs give correlated values).
+                    let (lo, end) = (sd.outer(i), sd.amax(n - sd.j) + 1);
+                    let runs = eng.opts.prefix.div_ceil(PREFIX_RUN);
+                    let gap = ((end.saturating_sub(lo)).min(SPREAD) / runs).max(PREFIX_RUN);
+                    for q in 0..runs {
+                        let a0 = (lo + q * gap).min(end);
+                        let a1 = (a0 + PREFIX_RUN).min(end);
+                        fold_flags(g, &eng.rev, n - sd.j, a0, a1, fl);
+                        stats.full_pairs += (a1 - a0) as u64;
+                    }
                 }
             }
             flags_to_set(fl, &mut sets[k * words..(k + 1) * words]);
