@@ -92,49 +92,88 @@ pub struct Period {
     pub proven: bool,
 }
 
+/// What one pass over `G(0..n)` finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Detection {
+    /// The earliest credible (arithmetic-)periodic tail: proven by the theorem, or observed over
+    /// at least three periods and half of the values examined.
+    pub found: Option<Period>,
+    /// The longest tail that repeats at least `min(p, 1024)` values of its least period `p` and
+    /// that the theorem could prove, with the number of values the proof needs: a hint for how
+    /// far a search should compute next (a period of 149,459 from 105,351 shows at 2^18 values,
+    /// long before it counts as observed).
+    pub candidate: Option<(Period, u64)>,
+}
+
 /// Finds the earliest credible (arithmetic-)periodic tail of `G(0..n)` (given by `get`).
 ///
 /// A tail from `n0` with least period `p` is accepted when `theorem` proves it from these values,
 /// or when it was observed over at least three periods and half of the values examined.
 /// Returns `None` when no tail qualifies.
 pub fn detect(n: usize, get: impl Fn(usize) -> u32, theorem: &Theorem) -> Option<Period> {
-    if n < 2 {
-        return None;
-    }
-    let m = n - 1; // differences D(0..m)
-                   // x[i] = D(m - 1 - i): the differences read backwards.
-    let x = |i: usize| get(m - i) as i64 - get(m - 1 - i) as i64;
-    let mut pi = vec![0u32; m];
-    let mut best: Option<Period> = None;
-    for i in 1..m {
+    let g: Vec<u32> = (0..n).map(get).collect();
+    scan(&g, theorem).found
+}
+
+/// The failure function of `x`: `pi[i]` is the length of the longest proper prefix of
+/// `x[..=i]` that is also its suffix.
+fn failure<X: Copy + Eq>(x: &[X]) -> Vec<u32> {
+    let mut pi = vec![0u32; x.len()];
+    for i in 1..x.len() {
         let mut k = pi[i - 1] as usize;
-        let xi = x(i);
-        while k > 0 && x(k) != xi {
+        let xi = x[i];
+        while k > 0 && x[k] != xi {
             k = pi[k - 1] as usize;
         }
-        if x(k) == xi {
+        if x[k] == xi {
             k += 1;
         }
         pi[i] = k as u32;
     }
+    pi
+}
+
+/// [`detect`] over stored values, with the candidate a search may aim for next. Linear time;
+/// 8 bytes of scratch per value.
+pub fn scan<T: Copy + Into<u32>>(g: &[T], theorem: &Theorem) -> Detection {
+    let n = g.len();
+    if n < 2 {
+        return Detection::default();
+    }
+    let m = n - 1; // differences D(0..m)
+                   // x[i] = D(m - 1 - i): the differences read backwards. While every value is below 2^31 the
+                   // differences are below 2^31 in size, so wrapping them to u32 keeps them distinct.
+    let d = |i: usize| -> i64 { g[m - i].into() as i64 - g[m - 1 - i].into() as i64 };
+    let pi = if g.iter().all(|&v| v.into() < 1 << 31) {
+        failure(&(0..m).map(|i| d(i) as u32).collect::<Vec<_>>())
+    } else {
+        failure(&(0..m).map(d).collect::<Vec<_>>())
+    };
+    let get = |i: usize| -> i64 { g[i].into() as i64 };
+    let mut out = Detection::default();
     for len in 1..=m {
         let p = len - pi[len - 1] as usize;
         let n0 = (m - len) as u64;
-        let s = get(n0 as usize + p) as i64 - get(n0 as usize) as i64;
-        let proven = theorem
-            .needed(n0, p as u64, s)
-            .is_some_and(|need| need <= n as u64);
+        let s = get(n0 as usize + p) - get(n0 as usize);
+        let needed = theorem.needed(n0, p as u64, s);
+        let proven = needed.is_some_and(|need| need <= n as u64);
         let observed = len >= 3 * p && 2 * len >= n;
+        let period = Period {
+            preperiod: n0,
+            period: p as u64,
+            saltus: s,
+            proven,
+        };
         if proven || observed {
-            best = Some(Period {
-                preperiod: n0,
-                period: p as u64,
-                saltus: s,
-                proven,
-            });
+            out.found = Some(period);
+        }
+        if let Some(need) = needed {
+            if len >= p + p.min(1024) {
+                out.candidate = Some((period, need));
+            }
         }
     }
-    best
+    out
 }
 
 #[cfg(test)]
@@ -185,6 +224,43 @@ mod tests {
             .collect();
         assert_eq!(run(&v, &Theorem::Unproven("test".into())), None);
         assert_eq!(run(&[1], &Theorem::Identity), None);
+    }
+
+    /// Differences of 2^32 - 1 and -1 are told apart.
+    #[test]
+    fn values_near_the_top_of_u32() {
+        let mut v = vec![0u32];
+        v.extend((0..60).map(|i| u32::MAX - i));
+        let p = run(&v, &Theorem::Unproven("test".into())).unwrap();
+        assert_eq!((p.preperiod, p.period, p.saltus), (1, 1, -1));
+    }
+
+    /// A long period that has shown only partly is a candidate, with the size its proof needs.
+    #[test]
+    fn candidate_before_it_is_observed() {
+        let mut v: Vec<u32> = vec![7; 10];
+        let mut x = 99u64;
+        let cycle: Vec<u32> = (0..5000)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (x >> 59) as u32
+            })
+            .collect();
+        for i in 0..6200 {
+            v.push(cycle[i % 5000]);
+        }
+        let th = Theorem::Finite { k: 2, t: 3 };
+        let d = scan(&v, &th);
+        assert_eq!(d.found, None);
+        let (p, need) = d.candidate.unwrap();
+        assert_eq!((p.preperiod, p.period), (10, 5000));
+        assert_eq!(need, th.needed(10, 5000, 0).unwrap());
+        // Fewer than 1024 repeated values: no candidate yet.
+        assert_eq!(scan(&v[..6000], &th).candidate, None);
+        // Without a theorem there is nothing to aim for.
+        assert_eq!(scan(&v, &Theorem::Unproven("test".into())).candidate, None);
     }
 
     #[test]

@@ -277,7 +277,9 @@ def test_checkpoint_written_and_reused(tmp_path, monkeypatch):
     want = gr.TakeAndBreak("0.137").values(2500)
     starts = []
     ensure = _progress.Run.ensure
-    monkeypatch.setattr(_progress.Run, "ensure", lambda self, n: (starts.append(self.game.computed), ensure(self, n)))
+    monkeypatch.setattr(
+        _progress.Run, "ensure", lambda self, n, *a: (starts.append(self.game.computed), ensure(self, n, *a))
+    )
     g = gr.TakeAndBreak("0.137")
     assert np.array_equal(g.values(2000, checkpoint=path), v)
     assert np.array_equal(g.values(2500, checkpoint=path), want)
@@ -346,7 +348,8 @@ _KILLED = textwrap.dedent(
     print("start", flush=True)
     # The exact engine: slow enough to be killed mid-run.
     gr.TakeAndBreak(sys.argv[1], engine="exact").values(int(sys.argv[2]), checkpoint=sys.argv[3],
-                                                        checkpoint_every=0.05, progress=False)
+                                                        checkpoint_every=0.05, progress=False,
+                                                        from_period=False)
     print("finished", flush=True)
     """
 )
@@ -368,7 +371,9 @@ def test_sigkill_mid_run_resumes_to_identical_values(tmp_path, monkeypatch):
 
     starts = []
     ensure = _progress.Run.ensure
-    monkeypatch.setattr(_progress.Run, "ensure", lambda self, m: (starts.append(self.game.computed), ensure(self, m)))
+    monkeypatch.setattr(
+        _progress.Run, "ensure", lambda self, m, *a: (starts.append(self.game.computed), ensure(self, m, *a))
+    )
     resumed = gr.TakeAndBreak(code, engine="exact").values(n, checkpoint=path)
     assert starts == [done]  # resumed from the checkpoint, not from scratch
     monkeypatch.undo()
@@ -385,7 +390,7 @@ def test_ctrl_c_writes_a_checkpoint(tmp_path):
         g = gr.TakeAndBreak("0.77", engine="exact")
         print("start", flush=True)
         try:
-            g.values(10**7, checkpoint=sys.argv[1], progress=True)
+            g.values(10**7, checkpoint=sys.argv[1], progress=True, from_period=False)
         except KeyboardInterrupt:
             print(g.computed, flush=True)
         """

@@ -1,6 +1,7 @@
 """Periods found, proven and used; sparse space. Published periods from Winning Ways ch. 4,
 Guy and Smith 1956, Kenyon 1967, Austin 1976, Gangolli and Plambeck 1989 (OEIS A002186/A002187)."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -36,6 +37,9 @@ def test_0_16_gangolli_plambeck():
     g = gr.TakeAndBreak("0.16")
     p = g.periodicity(max_n=2**20)
     assert (p.preperiod, p.period, p.saltus, p.proven) == (105351, 149459, 0, True)
+    # The period shows at 2**18 values; the search then goes to exactly what the proof needs,
+    # 2*105351 + 149459 + 2 + 149459 values, rather than doubling to 2**19.
+    assert p.checked_to == 2 * 105351 + 2 * 149459 + 2 == g.computed
     assert int(g.values(p.checked_to).max()) == 23
 
 
@@ -156,3 +160,51 @@ def test_sparse_space_bad_input():
         gr.nim().sparse_space(2**23 + 10)
     with pytest.raises(ValueError):
         gr.kayles().sparse_space(-5)
+
+
+# -- values filled from a proven period ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "make, n",
+    [
+        (lambda: gr.kayles(), 300_000),
+        (lambda: gr.TakeAndBreak("0.156"), 200_000),  # preperiod 3479, period 349
+        (lambda: gr.Subtraction([2, 5, 7]), 200_000),
+        (lambda: gr.Subtraction(range(1, 51)), 150_000),
+    ],
+)
+def test_values_filled_from_a_period_equal_computed_values(make, n):
+    filled = make()
+    v = filled.values(n)
+    assert filled.periodicity().proven  # found on the way, at 2**16 values
+    computed = make()
+    assert np.array_equal(v, computed.values(n, from_period=False))
+    assert computed.computed == n
+
+
+def test_values_beyond_a_proven_period_are_filled_from_it():
+    g = gr.TakeAndBreak("0.165")
+    p = g.periodicity()
+    assert p.proven and p.checked_to < 2**16
+    v = g.values(100_000, from_period=False)  # a proven period is used either way
+    want = gr.TakeAndBreak("0.165").values(100_000, from_period=False)
+    assert np.array_equal(v, want)
+    assert [p.value(h) for h in range(90_000, 90_050)] == v[90_000:90_050].tolist()
+
+
+def test_nim_filled_from_its_arithmetic_period_widens():
+    g = gr.Subtraction.all_but([])  # Nim
+    assert g.periodicity().proven
+    v = g.values(70_000)
+    assert v.dtype == np.uint32 and np.array_equal(v, np.arange(70_000))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=8, unique=True))
+def test_random_subtraction_sets_filled_equal_computed(members):
+    n = 2**16 + 5000
+    assert np.array_equal(gr.Subtraction(members).values(n), gr.Subtraction(members).values(n, from_period=False))
+
+
+def test_from_period_must_be_a_bool():
+    with pytest.raises(TypeError, match="from_period"):
+        gr.kayles().values(10, from_period="yes")

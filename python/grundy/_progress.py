@@ -110,8 +110,9 @@ class Run:
             self.close()
 
     # -- computing -------------------------------------------------------------------------------
-    def ensure(self, n: int) -> None:
-        """Makes G(0..n) available, with the bar and checkpoints."""
+    def ensure(self, n: int, from_period: bool = False) -> None:
+        """Makes G(0..n) available, with the bar and checkpoints; ``from_period``: prove a period on
+        the way where a theorem applies, and fill the rest from it."""
         seq = self.game._seq
         if n <= len(seq):
             return
@@ -120,7 +121,8 @@ class Run:
         while len(self.game._seq) < n:
             seq = self.game._seq
             try:
-                seq.extend(n, progress=self if (self.mode is not False or self.path) else None, threads=self.threads)
+                seq.extend(n, progress=self if (self.mode is not False or self.path) else None, threads=self.threads,
+                           from_period=from_period)
             except _CheckpointDue:
                 self.write()
         self._update(len(self.game._seq), n)

@@ -48,6 +48,7 @@ class Game:
         checkpoint: Path | None = None,
         checkpoint_every: float = CHECKPOINT_EVERY,
         threads: int | None = None,
+        from_period: bool = True,
     ) -> np.ndarray:
         """G(0), ..., G(n-1) as a numpy array of the smallest unsigned dtype that holds them.
 
@@ -55,6 +56,13 @@ class Game:
         released while Rust computes, and Ctrl-C raises KeyboardInterrupt (keeping what was done).
         ``threads`` caps the threads used (default: every core, or ``RAYON_NUM_THREADS``); the
         values are the same for any thread count.
+
+        ``from_period`` (default True): for rules a periodicity theorem covers (finite codes and
+        subtraction sets), look for a period on the way (at 2**16 values, then at every fourfold
+        size) and, once it is proven, fill the remaining values from it: exact, and fast (Kayles
+        to 10**9 in about a second). Values beyond a period proven by :meth:`periodicity` are
+        always filled from it. False computes every value up to the first proven period (for
+        benchmarking the engines).
 
         ``progress``: True shows a progress bar (tqdm; a widget in Jupyter), False never, None
         (default) once the call has run for about a second.
@@ -70,8 +78,10 @@ class Game:
         array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
         """
         n = as_count(n)
+        if not isinstance(from_period, bool):
+            raise TypeError(f"from_period must be True or False, not {type(from_period).__name__}")
         with self._run(progress, checkpoint, checkpoint_every, threads=threads) as run:
-            run.ensure(n)
+            run.ensure(n, from_period)
         return self._seq.array(0, n)
 
     def value(self, h: int) -> int:
@@ -137,13 +147,18 @@ class Game:
         last = None
         while True:
             run.ensure(n)
-            d = self._seq.period(n)
+            d, aim = self._seq.period(n)
             key = d and (d["preperiod"], d["period"], d["saltus"])
             if d is not None and (d["proven"] or (unprovable and key == last)) or n >= max_n:
                 break
             last = key
+            # Straight to the size that proves an observed period; to the size that would prove
+            # a period still showing if that is nearer than doubling (0.354: 2.01e7, not 2^25).
             need = d and d["needed"]
-            n = min(max_n, need if need and need > n else 2 * n)
+            if need and need > n:
+                n = min(max_n, need)
+            else:
+                n = min(max_n, aim if aim and n < aim <= 2 * n else 2 * n)
         if d is None:
             why = self._seq.unproven_reason()
             cert = f"no period found in G(0..{n - 1})" + (f"; {why}" if why else "")
@@ -196,7 +211,7 @@ class Game:
 
     def _ensure(self, n: int) -> None:
         with self._run(None) as run:
-            run.ensure(n)
+            run.ensure(n, from_period=True)
 
     def _run(
         self,
@@ -347,10 +362,10 @@ class TakeAndBreak(Game):
 class _Run(Run):
     """A :class:`Run` that also refuses requests no machine can hold."""
 
-    def ensure(self, n: int) -> None:
+    def ensure(self, n: int, from_period: bool = False) -> None:
         if n > _MAX_VALUES:
             raise MemoryError(f"{n} values cannot be stored on any machine; ask for fewer")
-        super().ensure(n)
+        super().ensure(n, from_period)
 
 
 def _members(subtract: Iterable[int], what: str) -> list[int]:

@@ -11,6 +11,7 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyVal
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -83,28 +84,30 @@ impl crate::engine::Control for Cancellable<'_> {
 
 /// Runs `f` (called without the GIL) on a pool of `threads` rayon threads, or on rayon's global
 /// pool (every core, or `RAYON_NUM_THREADS`) when `threads` is None. With a pool of its own the
-/// work runs on a helper thread while this one keeps polling for Ctrl-C every 20 ms.
+/// work runs on a helper thread while this one keeps polling for Ctrl-C every 20 ms; the wait
+/// ends as soon as the work does (short calls, such as the steps of a period search, must not
+/// pay a polling interval each).
 pub(crate) fn on_threads<R: Send>(
     threads: Option<usize>,
     ctl: &PyControl,
     f: impl FnOnce(&dyn crate::engine::Control) -> R + Send,
 ) -> crate::Result<R> {
     let Some(k) = threads else { return Ok(f(ctl)) };
-    if k == 0 {
-        return Err(Error::Invalid("threads must be at least 1".into()));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(k)
-        .build()
-        .map_err(|e| Error::Invalid(format!("cannot start {k} threads: {e}")))?;
+    let pool = pool(k)?;
     let c = Cancellable {
         inner: ctl,
         cancel: AtomicBool::new(false),
     };
     std::thread::scope(|scope| {
-        let worker = scope.spawn(|| pool.install(|| f(&c)));
-        while !worker.is_finished() {
-            std::thread::sleep(Duration::from_millis(20));
+        let (done, finished) = mpsc::channel::<()>();
+        let c = &c;
+        let worker = scope.spawn(move || {
+            let r = pool.install(|| f(c));
+            let _ = done.send(());
+            r
+        });
+        while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(Duration::from_millis(20))
+        {
             if let Err(e) = Python::attach(|py| py.check_signals()) {
                 ctl.slot.put(e);
                 c.cancel.store(true, Ordering::Relaxed);
@@ -114,6 +117,29 @@ pub(crate) fn on_threads<R: Send>(
             .join()
             .unwrap_or_else(|p| std::panic::resume_unwind(p)))
     })
+}
+
+/// A rayon pool of `k` threads, built once per size and kept: starting threads for every call
+/// would cost more than the short calls of a period search. The four last sizes are kept.
+fn pool(k: usize) -> crate::Result<Arc<rayon::ThreadPool>> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    if k == 0 {
+        return Err(Error::Invalid("threads must be at least 1".into()));
+    }
+    let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == k) {
+        return Ok(p.clone());
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(k)
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start {k} threads: {e}")))?;
+    let p = Arc::new(p);
+    if pools.len() >= 4 {
+        pools.remove(0); // its threads end once no call uses it
+    }
+    pools.push((k, p.clone()));
+    Ok(p)
 }
 
 /// Parses a take-and-break code; returns its canonical form and what the Python layer shows.

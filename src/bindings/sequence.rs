@@ -233,20 +233,31 @@ impl Sequence {
     }
 
     /// Computes G(0..n) if not yet known. `progress(done, total)` is called about every 50 ms.
-    #[pyo3(signature = (n, progress=None, threads=None))]
+    /// With `from_period`, a period is looked for on the way (for rules with a theorem) and,
+    /// once proven, the rest is filled from it; values beyond a period proven earlier (by
+    /// `period`) are filled from it either way.
+    #[pyo3(signature = (n, progress=None, threads=None, from_period=false))]
     fn extend(
         &self,
         py: Python<'_>,
         n: u64,
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
+        from_period: bool,
     ) -> PyResult<()> {
         let ctl = PyControl {
             slot: self.slot.clone(),
             progress,
         };
         self.with(py, |s| {
-            on_threads(threads, &ctl, |c| s.extend(n, c)).and_then(|r| r)
+            on_threads(threads, &ctl, |c| {
+                if from_period {
+                    s.extend_proving(n, c)
+                } else {
+                    s.extend(n, c)
+                }
+            })
+            .and_then(|r| r)
         })
         .map_err(|e| to_py(e, &self.slot))
     }
@@ -298,24 +309,33 @@ impl Sequence {
             .ok_or_else(|| PyValueError::new_err(format!("G({i}) is not computed yet")))
     }
 
-    /// The earliest credible (arithmetic-)periodic tail of G(0..n), or None: a dict with preperiod,
-    /// period, saltus, proven, certificate and the number of values examined.
-    fn period<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let found = self.with(py, |s| {
-            let v = s.values();
-            let n = n.min(v.len());
+    /// What G(0..n) shows of a period: `(found, aim)`. `found` is the earliest credible
+    /// (arithmetic-)periodic tail, or None: a dict with preperiod, period, saltus, proven,
+    /// certificate, checked_to (the values examined) and needed (the values its proof needs, or
+    /// None). `aim` is the number of values that would prove the longest tail seen repeating,
+    /// or None: a hint for how far a search should compute next. A proven period is kept: values
+    /// beyond it are filled from it from then on.
+    fn period<'py>(
+        &self,
+        py: Python<'py>,
+        n: usize,
+    ) -> PyResult<(Option<Bound<'py, PyDict>>, Option<u64>)> {
+        let (found, aim) = self.with(py, |s| {
             let th = s.theorem();
-            periodicity::detect(n, |i| v.get(i), &th).map(|p| {
+            let n = n.min(s.values().len());
+            let d = s.scan_period(n);
+            let found = d.found.map(|p| {
                 (
                     p,
                     th.certificate(&p, n as u64),
                     th.needed(p.preperiod, p.period, p.saltus),
                     n,
                 )
-            })
+            });
+            (found, d.candidate.map(|(_, need)| need))
         });
         let Some((p, cert, needed, n)) = found else {
-            return Ok(None);
+            return Ok((None, aim));
         };
         let d = PyDict::new(py);
         d.set_item("preperiod", p.preperiod)?;
@@ -325,7 +345,7 @@ impl Sequence {
         d.set_item("certificate", cert)?;
         d.set_item("checked_to", n)?;
         d.set_item("needed", needed)?;
-        Ok(Some(d))
+        Ok((Some(d), aim))
     }
 
     /// Why no period can be proven for this rule, or None when a theorem applies.

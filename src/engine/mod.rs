@@ -29,7 +29,8 @@ pub use take_and_break::TakeAndBreakExact;
 
 use crate::error::{Error, Result};
 use crate::memory;
-use crate::periodicity::Theorem;
+use crate::periodicity::{self, Detection, Period, Theorem};
+use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 /// Storage type of Grundy values.
@@ -202,10 +203,28 @@ pub trait Step: Send {
 /// How many trailing values a [`Step::resume`] override leaves to be recomputed and checked.
 pub const RESUME_CHECK: usize = 16;
 
-/// A rule's values, computed on demand and cached.
+/// A rule's values, computed on demand and cached. Once a period is proven
+/// ([`Sequence::scan_period`]), further values are filled from it instead of computed.
 pub struct Sequence<S> {
     step: S,
     values: Values,
+    proven: Option<Period>,
+}
+
+/// [`Sequence::extend_proving`] looks for a period first at this many values, then at every
+/// fourfold size (the scans then cost a third of the last one more, in time, than one scan).
+pub const FIRST_SCAN: u64 = 1 << 16;
+
+/// Scratch bytes per value of a period scan ([`periodicity::scan`]).
+const SCAN_BYTES: u64 = 8;
+
+/// Reports progress towards `total` rather than the stage being computed.
+struct Towards<'a>(&'a dyn Control, u64);
+
+impl Control for Towards<'_> {
+    fn check(&self, done: u64, _total: u64) -> Result<()> {
+        self.0.check(done, self.1)
+    }
 }
 
 impl<S: Step> Sequence<S> {
@@ -213,7 +232,65 @@ impl<S: Step> Sequence<S> {
         Sequence {
             step,
             values: Values::default(),
+            proven: None,
         }
+    }
+
+    /// The period proven by the last [`Sequence::scan_period`] that proved one.
+    pub fn proven(&self) -> Option<Period> {
+        self.proven
+    }
+
+    /// Looks for a period in G(0..n) (`n` at most the values computed) with the rule's theorem;
+    /// a proven one is kept, and [`Sequence::extend`] then fills values from it.
+    ///
+    /// ```
+    /// use grundy::engine::{NoControl, Sequence, TakeAndBreakExact};
+    /// use grundy::rules::TakeAndBreak;
+    /// let mut kayles = Sequence::new(TakeAndBreakExact::new(TakeAndBreak::parse("0.77").unwrap()));
+    /// kayles.extend(1024, &NoControl).unwrap();
+    /// let p = kayles.scan_period(1024).found.unwrap();
+    /// assert_eq!((p.preperiod, p.period, p.proven), (71, 12, true));
+    /// kayles.extend(1 << 30, &NoControl).unwrap(); // filled from the period: 2 GiB, a second
+    /// assert_eq!(kayles.values().get((1 << 30) - 1), kayles.values().get(71 + ((1 << 30) - 72) % 12));
+    /// ```
+    pub fn scan_period(&mut self, n: usize) -> Detection {
+        let th = self.step.theorem();
+        let n = n.min(self.values.len());
+        let d = match &self.values {
+            Values::U16(v) => periodicity::scan(&v[..n], &th),
+            Values::U32(v) => periodicity::scan(&v[..n], &th),
+        };
+        if let Some(p) = d.found.filter(|p| p.proven) {
+            if self.proven.is_none_or(|q| p.preperiod < q.preperiod) {
+                self.proven = Some(p);
+            }
+        }
+        d
+    }
+
+    /// [`Sequence::extend`], proving a period on the way where the rule has a theorem: values
+    /// are computed up to [`FIRST_SCAN`], then scanned at every fourfold size (or at the size
+    /// that would prove a period already showing, when nearer); once one is proven, the rest is
+    /// filled from it. Kayles to 10^9 thus takes about a second.
+    pub fn extend_proving(&mut self, target: u64, ctl: &dyn Control) -> Result<()> {
+        if matches!(self.step.theorem(), Theorem::Unproven(_)) {
+            return self.extend(target, ctl);
+        }
+        let ctl = Towards(ctl, target);
+        let mut stage = (self.values.len() as u64).max(FIRST_SCAN);
+        while self.proven.is_none() && stage < target {
+            self.extend(stage, &ctl)?;
+            if memory::check(stage.saturating_mul(SCAN_BYTES)).is_err() {
+                break; // no room to scan: compute the rest
+            }
+            let d = self.scan_period(stage as usize);
+            stage = match d.candidate {
+                Some((_, aim)) if aim > stage && aim <= 4 * stage => aim,
+                _ => stage.saturating_mul(4),
+            };
+        }
+        self.extend(target, &ctl)
     }
 
     pub fn values(&self) -> &Values {
@@ -230,6 +307,9 @@ impl<S: Step> Sequence<S> {
         if target <= have {
             return Ok(());
         }
+        if let Some(p) = self.proven {
+            return self.fill(p, target, ctl);
+        }
         let per_heap = self.values.width() + self.step.bytes_per_heap();
         memory::check((target - have).saturating_mul(per_heap))?;
         self.step.prepare(target)?;
@@ -245,6 +325,40 @@ impl<S: Step> Sequence<S> {
                 }
                 r => return r,
             }
+        }
+    }
+
+    /// Fills G(len..target) from the proven period `p`: G(n) = G(n - period) + saltus. In
+    /// parallel, and in pieces between which `ctl` is polled.
+    fn fill(&mut self, p: Period, target: u64, ctl: &dyn Control) -> Result<()> {
+        let have = self.values.len() as u64;
+        let (n0, per) = (p.preperiod, p.period);
+        debug_assert!(have >= n0 + per && p.saltus >= 0);
+        // The largest value filled: the base's largest plus the saltus times the last lap.
+        let base: Vec<u64> = (n0..n0 + per)
+            .map(|i| self.values.get(i as usize) as u64)
+            .collect();
+        let laps = (target - 1 - n0) / per;
+        let top = base.iter().max().copied().unwrap_or(0) + p.saltus as u64 * laps;
+        if top > u32::MAX as u64 {
+            return Err(Error::Invalid(format!(
+                "G({}) would be {top}, beyond the 32-bit values this library stores",
+                target - 1
+            )));
+        }
+        let width = if top > u16::MAX as u64 {
+            4
+        } else {
+            self.values.width()
+        };
+        memory::check((target - have).saturating_mul(width))?;
+        if width > self.values.width() {
+            memory::check(target.saturating_mul(4))?;
+            self.values.widen();
+        }
+        match &mut self.values {
+            Values::U16(v) => fill_from(v, &base, n0, p.saltus as u64, target, ctl),
+            Values::U32(v) => fill_from(v, &base, n0, p.saltus as u64, target, ctl),
         }
     }
 
@@ -291,6 +405,49 @@ impl<S: Step> Sequence<S> {
             Values::U32(v) => seed_into(&mut self.step, v, values, ctl),
         }
     }
+}
+
+/// [`Sequence::fill`] for one storage type: `g` grows to `target`, G(n) = base[(n - n0) % p] +
+/// saltus * ((n - n0) / p) with p = base.len().
+fn fill_from<T: Val>(
+    g: &mut Vec<T>,
+    base: &[u64],
+    n0: u64,
+    saltus: u64,
+    target: u64,
+    ctl: &dyn Control,
+) -> Result<()> {
+    const PIECE: usize = 1 << 24;
+    const CHUNK: usize = 1 << 15;
+    let target = target as usize;
+    g.try_reserve_exact(target - g.len())
+        .map_err(|_| Error::Memory {
+            requested: (target * std::mem::size_of::<T>()) as u64,
+            available: memory::available().unwrap_or(0),
+        })?;
+    let p = base.len() as u64;
+    while g.len() < target {
+        let start = g.len();
+        let end = (start + PIECE).min(target);
+        g.resize(end, T::default());
+        g[start..end]
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(c, out)| {
+                let n = (start + c * CHUNK) as u64;
+                let (mut lap, mut r) = ((n - n0) / p, ((n - n0) % p) as usize);
+                for x in out {
+                    *x = T::new((base[r] + saltus * lap) as u32);
+                    r += 1;
+                    if r == base.len() {
+                        r = 0;
+                        lap += 1;
+                    }
+                }
+            });
+        ctl.check(g.len() as u64, target as u64)?;
+    }
+    Ok(())
 }
 
 /// [`Sequence::seed`] for one storage type: `g` is empty and every value fits `T`.
@@ -350,6 +507,9 @@ fn run<S: Step, T: Val>(
 /// A sequence of any rule, for holders that must not be generic (the Python binding).
 pub trait AnySequence: Send {
     fn extend(&mut self, target: u64, ctl: &dyn Control) -> Result<()>;
+    fn extend_proving(&mut self, target: u64, ctl: &dyn Control) -> Result<()>;
+    fn scan_period(&mut self, n: usize) -> Detection;
+    fn proven(&self) -> Option<Period>;
     fn seed(&mut self, values: &[u32], ctl: &dyn Control) -> Result<()>;
     fn values(&self) -> &Values;
     fn theorem(&self) -> Theorem;
@@ -358,6 +518,15 @@ pub trait AnySequence: Send {
 impl<S: Step> AnySequence for Sequence<S> {
     fn extend(&mut self, target: u64, ctl: &dyn Control) -> Result<()> {
         Sequence::extend(self, target, ctl)
+    }
+    fn extend_proving(&mut self, target: u64, ctl: &dyn Control) -> Result<()> {
+        Sequence::extend_proving(self, target, ctl)
+    }
+    fn scan_period(&mut self, n: usize) -> Detection {
+        Sequence::scan_period(self, n)
+    }
+    fn proven(&self) -> Option<Period> {
+        self.proven
     }
     fn seed(&mut self, values: &[u32], ctl: &dyn Control) -> Result<()> {
         Sequence::seed(self, values, ctl)
@@ -412,6 +581,59 @@ mod tests {
         assert_eq!(s.values().to_vec(), vec![0, 1, 2, 3]);
         // Only an empty sequence is seeded.
         assert!(matches!(s.seed(&good, &NoControl), Err(Error::Invalid(_))));
+    }
+
+    fn kayles() -> Sequence<TakeAndBreakSparse> {
+        let rule = crate::rules::TakeAndBreak::parse("0.77").unwrap();
+        Sequence::new(TakeAndBreakSparse::new(rule).unwrap())
+    }
+
+    /// Values filled from a proven period are the values the engines compute.
+    #[test]
+    fn fills_from_a_proven_period() {
+        let mut computed = kayles();
+        computed.extend(300_000, &NoControl).unwrap();
+        let mut filled = kayles();
+        filled.extend(1000, &NoControl).unwrap();
+        assert!(filled.scan_period(1000).found.unwrap().proven);
+        filled.extend(300_000, &NoControl).unwrap();
+        assert_eq!(filled.values(), computed.values());
+        // So does the proving extension, in several calls.
+        let mut proving = kayles();
+        proving.extend_proving(200_000, &NoControl).unwrap();
+        assert!(proving.proven().is_some());
+        proving.extend_proving(300_000, &NoControl).unwrap();
+        assert_eq!(proving.values(), computed.values());
+
+        let rule = crate::rules::Subtraction::finite(vec![2, 5, 7]).unwrap();
+        let mut computed = Sequence::new(SubtractionExact::new(rule.clone()));
+        computed.extend(100_000, &NoControl).unwrap();
+        let mut proving = Sequence::new(SubtractionExact::new(rule));
+        proving.extend_proving(100_000, &NoControl).unwrap();
+        assert!(proving.proven().is_some());
+        assert_eq!(proving.values(), computed.values());
+    }
+
+    /// Nim is proven to be G(n) = n; filling widens the storage past 16 bits.
+    #[test]
+    fn fills_an_arithmetic_period_and_widens() {
+        let nim = crate::rules::Subtraction::all_but(vec![]).unwrap();
+        let mut s = Sequence::new(SubtractionExact::new(nim));
+        s.extend(10, &NoControl).unwrap();
+        let p = s.scan_period(10).found.unwrap();
+        assert_eq!((p.preperiod, p.period, p.saltus, p.proven), (0, 1, 1, true));
+        s.extend(100_000, &NoControl).unwrap();
+        assert_eq!(s.values().width(), 4);
+        assert_eq!(s.values().to_vec(), (0..100_000).collect::<Vec<u32>>());
+    }
+
+    /// Rules without a theorem are computed, not filled, even where their values look periodic.
+    #[test]
+    fn unproven_rules_are_never_filled() {
+        let mut s = Sequence::new(SubtractionExact::new(crate::rules::Subtraction::AtMostHalf));
+        s.extend_proving(1 << 17, &NoControl).unwrap();
+        assert_eq!(s.proven(), None);
+        assert!(s.scan_period(1 << 17).found.is_none_or(|p| !p.proven));
     }
 
     #[test]
