@@ -2,64 +2,80 @@
 
     python benchmarks/fast_engine.py                 # every case, 1 and 2 threads
     python benchmarks/fast_engine.py grundy-2^24     # one case
+    python benchmarks/fast_engine.py --threads 1 2 4 8 16 grundy-2^24   # thread scaling
 
-Each run happens in a fresh process, so its peak memory (ru_maxrss) is its own.
+Each run happens in a fresh process, so its peak memory (ru_maxrss) is its own. Cases ending in
+"-engine" compute every value (``from_period=False``); "-filled" is what ``values()`` does by
+default: it proves the period on the way and fills the rest from it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
 import time
 
+# name: (expression evaluated with gr and T, values it stands for or None for checked_to)
 CASES = {
-    "grundy-2^24": "gr.TakeAndBreak('4!.0').values(2**24, threads=T)",
-    "0.16-proven": "assert gr.TakeAndBreak('0.16').periodicity(max_n=2**20, threads=T).proven",
-    "0.354-proven": "assert gr.TakeAndBreak('0.354').periodicity(max_n=2**25, threads=T).proven",
-    "kayles-10^8": "gr.TakeAndBreak('0.77').values(10**8, threads=T)",
-    "subtract-1..50-10^8": "gr.Subtraction(range(1, 51)).values(10**8, threads=T)",
+    "grundy-2^24": ("gr.TakeAndBreak('4!.0').values(2**24, threads=T)", 2**24),
+    "0.16-proven": ("gr.TakeAndBreak('0.16').periodicity(max_n=2**20, threads=T)", None),
+    "0.354-proven": ("gr.TakeAndBreak('0.354').periodicity(max_n=2**25, threads=T)", None),
+    "kayles-10^8-engine": ("gr.TakeAndBreak('0.77').values(10**8, threads=T, from_period=False)", 10**8),
+    "kayles-10^8-filled": ("gr.TakeAndBreak('0.77').values(10**8, threads=T)", 10**8),
+    "subtract-1..50-10^8-engine": ("gr.Subtraction(range(1, 51)).values(10**8, threads=T, from_period=False)", 10**8),
+    "subtract-1..50-10^8-filled": ("gr.Subtraction(range(1, 51)).values(10**8, threads=T)", 10**8),
 }
-SIZES = {"grundy-2^24": 2**24, "kayles-10^8": 10**8, "subtract-1..50-10^8": 10**8}
+TARGETS = {"grundy-2^24": "<= 10 s, ratio >= 1.7", "0.16-proven": "<= 0.1 s", "0.354-proven": "<= 3 s"}
 
 
 def child(case: str, threads: int) -> None:
     import grundy as gr
 
+    expr, _ = CASES[case]
     t = time.perf_counter()
-    exec(CASES[case], {"gr": gr, "T": threads})
+    r = eval(expr, {"gr": gr, "T": threads})
     dt = time.perf_counter() - t
     extra = {}
-    if case.endswith("proven"):
-        p = gr.TakeAndBreak(case.split("-")[0]).periodicity(max_n=2**25, threads=threads)
-        extra = {"preperiod": p.preperiod, "period": p.period, "checked_to": p.checked_to}
+    if isinstance(r, gr.Periodicity):
+        assert r.proven, r
+        extra = {"preperiod": r.preperiod, "period": r.period, "checked_to": r.checked_to}
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"seconds": dt, "peak_mib": peak, **extra}))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("cases", nargs="*", default=list(CASES))
+    ap.add_argument("cases", nargs="*", default=list(CASES), help=", ".join(CASES))
+    ap.add_argument("--threads", nargs="+", type=int, default=[1, 2], help="thread counts (default 1 2)")
     ap.add_argument("--child", nargs=2, metavar=("CASE", "THREADS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         child(args.child[0], int(args.child[1]))
         return
-    print(f"{'case':<22}{'threads':>8}{'seconds':>10}{'values/s':>14}{'peak MiB':>10}{'1/2 ratio':>10}  notes")
+    unknown = [c for c in args.cases if c not in CASES]
+    if unknown:
+        ap.error(f"unknown case(s) {', '.join(unknown)}; choose from {', '.join(CASES)}")
+    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+    print(f"{'case':<28}{'threads':>8}{'seconds':>10}{'values/s':>14}{'peak MiB':>10}{'ratio':>7}  notes")
     for case in args.cases:
-        times = {}
-        for threads in (1, 2):
+        first = None
+        for threads in args.threads:
             out = subprocess.run([sys.executable, __file__, "--child", case, str(threads)], capture_output=True,
                                  text=True, check=True).stdout
             r = json.loads(out.strip().splitlines()[-1])
-            times[threads] = r["seconds"]
-            n = SIZES.get(case, r.get("checked_to", 0))
-            ratio = f"{times[1] / times[2]:.2f}" if threads == 2 else ""
-            notes = f"preperiod {r['preperiod']}, period {r['period']}" if "period" in r else ""
-            print(f"{case:<22}{threads:>8}{r['seconds']:>10.3f}{n / r['seconds']:>14,.0f}{r['peak_mib']:>10.0f}"
-                  f"{ratio:>10}  {notes}", flush=True)
+            first = first or r["seconds"]
+            n = CASES[case][1] or r["checked_to"]
+            ratio = f"{first / r['seconds']:.2f}" if threads != args.threads[0] else ""
+            notes = f"preperiod {r['preperiod']}, period {r['period']}, {n} values" if "period" in r else ""
+            if threads == args.threads[-1] and case in TARGETS:
+                notes += ("; " if notes else "") + "target " + TARGETS[case]
+            print(f"{case:<28}{threads:>8}{r['seconds']:>10.3f}{n / r['seconds']:>14,.0f}{r['peak_mib']:>10.0f}"
+                  f"{ratio:>7}  {notes}", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
