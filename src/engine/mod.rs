@@ -251,8 +251,9 @@ impl<S: Step> Sequence<S> {
     /// kayles.extend(1024, &NoControl).unwrap();
     /// let p = kayles.scan_period(1024).found.unwrap();
     /// assert_eq!((p.preperiod, p.period, p.proven), (71, 12, true));
-    /// kayles.extend(1 << 30, &NoControl).unwrap(); // filled from the period: 2 GiB, a second
-    /// assert_eq!(kayles.values().get((1 << 30) - 1), kayles.values().get(71 + ((1 << 30) - 72) % 12));
+    /// kayles.extend(1 << 26, &NoControl).unwrap(); // filled from the period, in milliseconds
+    /// let last = (1 << 26) - 1;
+    /// assert_eq!(kayles.values().get(last), kayles.values().get(71 + (last - 71) % 12));
     /// ```
     pub fn scan_period(&mut self, n: usize) -> Detection {
         let th = self.step.theorem();
