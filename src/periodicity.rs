@@ -151,8 +151,15 @@ pub fn scan<T: Copy + Into<u32>>(g: &[T], theorem: &Theorem) -> Detection {
     };
     let get = |i: usize| -> i64 { g[i].into() as i64 };
     let mut out = Detection::default();
+    // A tail shorter than twice its least period (less one) is neither observed nor a
+    // candidate, nor provable when moves leave a heap (the proof needs n0 + 2p + t values):
+    // most tails of a sequence that is not periodic, skipped before any other work.
+    let skippable = !matches!(theorem, Theorem::Finite { k: 0, .. });
     for len in 1..=m {
         let p = len - pi[len - 1] as usize;
+        if skippable && 2 * p > len + 1 && p + p.min(1024) > len {
+            continue;
+        }
         let n0 = (m - len) as u64;
         let s = get(n0 as usize + p) - get(n0 as usize);
         let needed = theorem.needed(n0, p as u64, s);

@@ -209,6 +209,8 @@ pub struct Sequence<S> {
     step: S,
     values: Values,
     proven: Option<Period>,
+    /// The candidate of the last full scan, and the values it covered.
+    hint: Option<(Period, usize)>,
 }
 
 /// [`Sequence::extend_proving`] looks for a period first at this many values, then at every
@@ -233,6 +235,7 @@ impl<S: Step> Sequence<S> {
             step,
             values: Values::default(),
             proven: None,
+            hint: None,
         }
     }
 
@@ -255,19 +258,51 @@ impl<S: Step> Sequence<S> {
     /// let last = (1 << 26) - 1;
     /// assert_eq!(kayles.values().get(last), kayles.values().get(71 + (last - 71) % 12));
     /// ```
+    ///
+    /// When the last scan's candidate still holds over the values added since and they now
+    /// prove it, the answer is read off those values alone (linear in the values added): a
+    /// proven tail is the one a full scan finds (two proven periods would make the earlier
+    /// tail's period a multiple of the later one's, and the later one's start not earliest).
     pub fn scan_period(&mut self, n: usize) -> Detection {
         let th = self.step.theorem();
         let n = n.min(self.values.len());
+        if let Some((c, n1)) = self.hint.filter(|&(_, n1)| n1 <= n) {
+            let need = th.needed(c.preperiod, c.period, c.saltus);
+            if need.is_some_and(|need| need <= n as u64) && self.holds(c, n1, n) {
+                let p = Period { proven: true, ..c };
+                self.proven = self.proven.or(Some(p));
+                return Detection {
+                    found: Some(p),
+                    candidate: need.map(|need| (p, need)),
+                };
+            }
+        }
         let d = match &self.values {
             Values::U16(v) => periodicity::scan(&v[..n], &th),
             Values::U32(v) => periodicity::scan(&v[..n], &th),
         };
+        self.hint = d.candidate.map(|(c, _)| (c, n));
         if let Some(p) = d.found.filter(|p| p.proven) {
             if self.proven.is_none_or(|q| p.preperiod < q.preperiod) {
                 self.proven = Some(p);
             }
         }
         d
+    }
+
+    /// Whether G(k + p) = G(k) + saltus for every k from `n1 - p` (or the preperiod) on, with
+    /// k + p < n.
+    fn holds(&self, c: Period, n1: usize, n: usize) -> bool {
+        let (n0, p) = (c.preperiod as usize, c.period as usize);
+        let from = n1.saturating_sub(p).max(n0);
+        let to = n.saturating_sub(p);
+        fn check<T: Val>(v: &[T], from: usize, to: usize, p: usize, s: i64) -> bool {
+            (from..to).all(|k| v[k + p].get() as i64 - v[k].get() as i64 == s)
+        }
+        match &self.values {
+            Values::U16(v) => check(v, from, to, p, c.saltus),
+            Values::U32(v) => check(v, from, to, p, c.saltus),
+        }
     }
 
     /// [`Sequence::extend`], proving a period on the way where the rule has a theorem: values
@@ -613,6 +648,44 @@ mod tests {
         proving.extend_proving(100_000, &NoControl).unwrap();
         assert!(proving.proven().is_some());
         assert_eq!(proving.values(), computed.values());
+    }
+
+    /// A candidate seen in one scan and proven by the values added before the next is what a
+    /// full scan finds; a candidate that breaks is dropped.
+    #[test]
+    fn scans_prove_a_candidate_from_the_values_added() {
+        let rule = crate::rules::TakeAndBreak::parse("0.156").unwrap();
+        let mut s = Sequence::new(TakeAndBreakExact::new(rule));
+        s.extend(7659, &NoControl).unwrap();
+        let d = s.scan_period(5000); // preperiod 3479, period 349: showing, not yet proven
+        assert_eq!(d.found, None);
+        let (c, need) = d.candidate.unwrap();
+        assert_eq!((c.preperiod, c.period, need), (3479, 349, 7659));
+        let quick = s.scan_period(7659);
+        let full = match s.values() {
+            Values::U16(v) => periodicity::scan(&v[..], &s.step().theorem()),
+            Values::U32(v) => periodicity::scan(&v[..], &s.step().theorem()),
+        };
+        assert_eq!(quick, full);
+        assert!(quick.found.unwrap().proven);
+
+        // Values that break the candidate: the next scan is a full one and finds nothing.
+        let mut v: Vec<u32> = s.values().to_vec()[..5000].to_vec();
+        v.extend((0..2659).map(|i| (i * 7919 % 31) as u32));
+        struct Replay(Vec<u32>, crate::periodicity::Theorem);
+        impl Step for Replay {
+            fn theorem(&self) -> crate::periodicity::Theorem {
+                self.1.clone()
+            }
+            fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
+                Ok(self.0[g.len()])
+            }
+        }
+        let th = s.step().theorem();
+        let mut r = Sequence::new(Replay(v, th));
+        r.extend(7659, &NoControl).unwrap();
+        assert!(r.scan_period(5000).candidate.is_some());
+        assert!(r.scan_period(7659).found.is_none_or(|p| !p.proven));
     }
 
     /// Nim is proven to be G(n) = n; filling widens the storage past 16 bits.
