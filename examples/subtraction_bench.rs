@@ -3,6 +3,8 @@
 //! ```text
 //! cargo run --release --example subtraction_bench              # the standard cases
 //! cargo run --release --example subtraction_bench -- --quick   # the same, 16 times smaller
+//! cargo run --release --example subtraction_bench -- 1..=250/3 1000000   # one case: A..=B/STEP N
+//! cargo run --release --example subtraction_bench -- 2000r20000 1000000  # K random of 1..=M, N
 //! ```
 //!
 //! Each case prints the old path (one thread: it cannot use more), then the new engine with 1 and
@@ -55,7 +57,11 @@ fn case(name: &str, set: Vec<u64>, n: u64) {
     );
     let mut one = 0.0;
     for threads in [1, 2] {
-        let (dt, got) = run(SubtractionExact::with_kernel(rule.clone(), kernel()), n, threads);
+        let (dt, got) = run(
+            SubtractionExact::with_kernel(rule.clone(), kernel()),
+            n,
+            threads,
+        );
         assert!(got == want, "the new engine disagrees with the old path");
         let ratio = if threads == 1 {
             one = dt;
@@ -88,8 +94,25 @@ fn random_subset(k: usize, max: u64, seed: u64) -> Vec<u64> {
     set.into_iter().collect()
 }
 
+/// A set written `A..=B/STEP` (step optional) or `KrM` (K random members of 1..=M).
+fn parse_set(spec: &str) -> Vec<u64> {
+    if let Some((k, m)) = spec.split_once('r') {
+        return random_subset(k.parse().unwrap(), m.parse().unwrap(), 1);
+    }
+    let (range, step) = spec.split_once('/').unwrap_or((spec, "1"));
+    let (a, b) = range.split_once("..=").expect("A..=B/STEP or KrM");
+    (a.parse().unwrap()..=b.parse().unwrap())
+        .step_by(step.parse().unwrap())
+        .collect()
+}
+
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() == 2 {
+        case(&args[0], parse_set(&args[0]), args[1].parse().unwrap());
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
     let scale = if quick { 16 } else { 1 };
     println!(
         "{} CPUs, load average {}",

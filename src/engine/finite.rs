@@ -1,20 +1,25 @@
 //! Kernels for finite subtraction sets S (t = max S): many heaps per call, state rebuilt from the
 //! stored values at every call (so a resumed, widened or seeded sequence needs nothing special).
 //!
-//! Every value is at most |S| (a heap has at most |S| options), so value sets are bitsets of
-//! `words = (|S| + 1) / 64` words and the storage never needs widening unless |S| > 65535.
+//! Every value is at most |S| (a heap has at most |S| options), so a heap's option values fit
+//! |S| + 1 flags and the storage never needs widening unless |S| > 65535.
 //!
 //! Three kernels, all exact, chosen per chunk of heaps by a cost estimate (switching between them
-//! never changes a value):
+//! never changes a value; the threads only change which one is chosen):
 //! - **ring** (t <= 64 K, K in 1, 2, 4, 8): for every value v, a K-word ring of the last 64 K
 //!   positions holding v; the member mask, rotated one bit per heap, says which positions are
 //!   options of heap n, so v is an option iff `ring[v] & mask != 0`. Costs about K (G(n) + 1)
-//!   word operations per heap, in vectorisable runs of 8 values.
-//! - **gather**: the option values G(n - s) of each member set bits in a bitset, then the mex.
-//!   About |S| operations per heap.
+//!   word operations per heap, in runs of 8 values. Wider rings (t up to 4096) were measured
+//!   slower than gather.
+//! - **gather**: the option value G(n - s) of each member sets a flag byte (a plain store: no
+//!   read-modify-write chain as with bits), then the first clear flag. About |S| operations per
+//!   heap.
 //! - **block** (parallel): for heaps [N, N + B), every option below N is known, so the option sets
 //!   from members s > n - N are gathered in parallel across the block; then, in order, the few
 //!   members s <= n - N (those below B) that reach inside the block are added and the mex taken.
+//!   The tasks gather into flag bytes and pack them into bitsets (B (|S| + 1) / 8 bytes for the
+//!   block, at most [`BLOCK_SCRATCH`]) so little memory moves between cores. Chosen only with
+//!   more than one thread.
 
 use super::{Control, Val, POLL_INTERVAL};
 use crate::error::{Error, Result};
@@ -39,16 +44,33 @@ pub(super) struct Finite {
     /// The members, increasing.
     set: Vec<usize>,
     t: usize,
-    /// Words of one value bitset.
-    words: usize,
+    /// Bytes of one set of value flags: |S| + 1 rounded up to a multiple of 8.
+    width: usize,
     kernel: Kernel,
     /// Block length and, for each offset j in the block, how many members are <= j.
     block: usize,
     inner: Vec<usize>,
+    /// Words of one bitset of values (with a last word always empty).
+    words: usize,
     /// The block kernel's option sets, `words` per heap.
     rows: Vec<u64>,
 }
 
+/// Index of the first zero byte of `flags` (whose length is a multiple of 8 and which holds one).
+#[inline]
+fn first_clear(flags: &[u8]) -> u32 {
+    for (i, c) in flags.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(c.try_into().unwrap());
+        // Flags are 0 or 1: a byte is zero iff its low bit is clear.
+        let z = !w & 0x0101_0101_0101_0101;
+        if z != 0 {
+            return (i * 8) as u32 + z.trailing_zeros() / 8;
+        }
+    }
+    unreachable!("no clear flag")
+}
+
+/// Least value not in the bitset (which has a clear bit).
 #[inline]
 fn mex(bits: &[u64]) -> u32 {
     let mut i = 0;
@@ -58,19 +80,37 @@ fn mex(bits: &[u64]) -> u32 {
     (i * 64) as u32 + bits[i].trailing_ones()
 }
 
+/// Flag bytes (0 or 1), 64 per word, into the bits of `row`.
+#[inline]
+fn pack(flags: &[u8], row: &mut [u64]) {
+    for (w, f) in row.iter_mut().zip(flags.chunks_exact(64)) {
+        let mut x = 0u64;
+        for (k, c) in f.chunks_exact(8).enumerate() {
+            let b = u64::from_le_bytes(c.try_into().unwrap());
+            // Byte k of b (0 or 1) lands on bit 56 + k of the product, without carries.
+            x |= (b.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+        }
+        *w = x;
+    }
+}
+
 impl Finite {
     pub(super) fn new(set: &[u64], kernel: Kernel) -> Self {
         let set: Vec<usize> = set.iter().map(|&s| s as usize).collect();
         let t = set.last().copied().unwrap_or(0);
-        // One extra word so that the mex scan always stops inside the bitset.
+        let width = (set.len() + 1).next_multiple_of(8);
+        // Enough work per block to hide the cost of starting its tasks, few members reaching
+        // inside it, and bounded scratch.
+        let block = ((1usize << 17) / set.len().max(1)).clamp(32, 1024);
         let words = (set.len() + 1).div_ceil(64) + 1;
-        let block = (BLOCK_SCRATCH / (8 * words)).clamp(16, 512);
+        let block = block.min(BLOCK_SCRATCH / (8 * words)).max(16);
         let inner = (0..block)
             .map(|j| set.partition_point(|&s| s <= j))
             .collect();
         Finite {
             set,
             t,
+            width,
             words,
             kernel,
             block,
@@ -95,7 +135,7 @@ impl Finite {
             };
         }
         let m = self.set.len() as f64;
-        let gather = m + self.words as f64;
+        let gather = m + self.width as f64 / 8.0;
         let threads = rayon::current_num_threads();
         let mut best = (gather, Kernel::Gather);
         if let Some(k) = self.ring_words() {
@@ -105,8 +145,9 @@ impl Finite {
             } else {
                 recent.iter().map(|v| v.get() as f64).sum::<f64>() / recent.len() as f64
             };
-            // Measured: a value of the 8-value runs costs about a third of a member.
-            let ring = 2.0 + (mean + 8.0) * k as f64 / 3.0;
+            // Measured: a word of a ring tested costs about a sixth of a member gathered,
+            // and each heap some 25 members (a mispredicted branch, the updates).
+            let ring = 25.0 + (mean + 8.0) * k as f64 / 6.0;
             if ring < best.0 {
                 best = (ring, Kernel::Ring);
             }
@@ -114,7 +155,7 @@ impl Finite {
         if threads > 1 && g.len() >= self.block {
             let seq = self.inner.iter().sum::<usize>() as f64 / self.block as f64;
             // Parallel part per thread, the in-order part, the mex scan, and the rows' traffic.
-            let block = (m - seq) / threads as f64 + seq + 3.0 * self.words as f64 + 8.0;
+            let block = (m - seq) / threads as f64 + seq + self.width as f64 / 4.0 + 8.0;
             if block < best.0 {
                 best = (block, Kernel::Block);
             }
@@ -166,27 +207,26 @@ impl Finite {
         Ok(())
     }
 
-    /// One value at a time: the options' values into a bitset, then the mex.
+    /// One value at a time: a flag byte per option value (plain stores, no read-modify-write
+    /// chains), then the first clear flag.
     fn gather<T: Val>(&self, g: &mut Vec<T>, end: usize) -> Result<()> {
-        let mut bits = vec![0u64; self.words];
+        let mut flags = vec![0u8; self.width];
         // Offsets back from n into the window g[n - t .. n], once n >= t.
         let back: Vec<usize> = self.set.iter().map(|&s| self.t - s).collect();
         while g.len() < end {
             let n = g.len();
-            bits.fill(0);
+            flags.fill(0);
             if n >= self.t {
                 let w = &g[n - self.t..n];
                 for &o in &back {
-                    let v = w[o].get();
-                    bits[(v >> 6) as usize] |= 1 << (v & 63);
+                    flags[w[o].get() as usize] = 1;
                 }
             } else {
                 for &s in self.set.iter().take_while(|&&s| s <= n) {
-                    let v = g[n - s].get();
-                    bits[(v >> 6) as usize] |= 1 << (v & 63);
+                    flags[g[n - s].get() as usize] = 1;
                 }
             }
-            let v = mex(&bits);
+            let v = first_clear(&flags);
             if v > T::MAX {
                 return Err(Error::Overflow);
             }
@@ -264,12 +304,16 @@ impl Finite {
         rows.clear();
         rows.resize(b * words, 0);
         let threads = rayon::current_num_threads();
-        let per_task = b.div_ceil(4 * threads).max(4);
+        let per_task = b.div_ceil(2 * threads).max(4);
         {
             let g: &[T] = g;
             rows.par_chunks_mut(per_task * words)
                 .enumerate()
                 .for_each(|(c, chunk)| {
+                    // Flag bytes while gathering (no read-modify-write chains), packed into the
+                    // row's bits (what the in-order part reads: 8 times less to move between
+                    // cores).
+                    let mut flags = vec![0u8; 64 * words];
                     for (i, row) in chunk.chunks_exact_mut(words).enumerate() {
                         let j = c * per_task + i;
                         let n = n0 + j;
@@ -280,9 +324,10 @@ impl Finite {
                             set.partition_point(|&s| s <= n)
                         };
                         for &s in &set[inner[j]..hi] {
-                            let v = g[n - s].get();
-                            row[(v >> 6) as usize] |= 1 << (v & 63);
+                            flags[g[n - s].get() as usize] = 1;
                         }
+                        pack(&flags, row);
+                        flags.fill(0);
                     }
                 });
         }
