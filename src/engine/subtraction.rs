@@ -405,6 +405,24 @@ mod tests {
         }
     }
 
+    /// A sequence seeded with stored values goes on with the many-heap kernels from there.
+    #[test]
+    fn finite_resumes_with_kernels() {
+        let mut next = rng(4);
+        for set in [random_set(&mut next, 1500, 0.3), (1..=60).collect()] {
+            let rule = Subtraction::finite(set).unwrap();
+            let want = exact(rule.clone(), 6000);
+            for m in [0, 10, 1000, 4321] {
+                for kernel in KERNELS {
+                    let step = SubtractionExact::with_kernel(rule.clone(), kernel);
+                    let mut s = Sequence::with_values(step, &want[..m]).unwrap();
+                    s.extend(6000, &NoControl).unwrap();
+                    assert_eq!(s.values().to_vec(), want, "from {m}, {kernel:?}");
+                }
+            }
+        }
+    }
+
     /// A set of 70000 members: values past 65535 widen the storage. About 2.5e9 member
     /// operations, a few seconds in release but minutes in a debug build:
     /// `cargo test --release -- --ignored finite_past_16_bits`.
