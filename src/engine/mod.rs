@@ -14,6 +14,7 @@
 
 mod blocks;
 pub mod callback;
+mod finite;
 pub mod naive;
 pub mod sparse;
 pub mod sparse_mask;
@@ -22,6 +23,7 @@ pub mod take_and_break;
 pub mod window_mex;
 
 pub use callback::{AllowedFn, OptionList, OptionsFn};
+pub use finite::Kernel as FiniteKernel;
 pub use sparse::{sparse_space, SparseOptions, SparseSpace, SparseStats, TakeAndBreakSparse};
 pub use sparse_mask::{best_mask, find_mask, SparseMask};
 pub use subtraction::SubtractionExact;
@@ -170,20 +172,11 @@ pub trait Step: Send {
     ///
     /// The default computes one value at a time with [`Step::compute`]; a solver that works on
     /// many heaps at once (block parallelism) overrides it.
-    fn extend_to<T: Val>(&mut self, g: &mut Vec<T>, target: u64, ctl: &dyn Control) -> Result<()> {
-        let mut last = Instant::now();
-        while (g.len() as u64) < target {
-            let v = self.compute(g)?;
-            if v > T::MAX {
-                return Err(Error::Overflow);
-            }
-            g.push(T::new(v));
-            if g.len() % 64 == 0 && last.elapsed() >= POLL_INTERVAL {
-                ctl.check(g.len() as u64, target)?;
-                last = Instant::now();
-            }
-        }
-        Ok(())
+    fn extend_to<T: Val>(&mut self, g: &mut Vec<T>, target: u64, ctl: &dyn Control) -> Result<()>
+    where
+        Self: Sized,
+    {
+        default_extend_to(self, g, target, ctl)
     }
 
     /// Seeds a fresh step with known values `g` = G(0..g.len()) (read back from a file): brings
@@ -198,6 +191,29 @@ pub trait Step: Send {
     fn resume<T: Val>(&mut self, _g: &[T]) -> Result<usize> {
         Ok(0)
     }
+}
+
+/// The default [`Step::extend_to`]: one value at a time with [`Step::compute`], for an override
+/// that keeps it for some rules.
+pub fn default_extend_to<S: Step, T: Val>(
+    step: &mut S,
+    g: &mut Vec<T>,
+    target: u64,
+    ctl: &dyn Control,
+) -> Result<()> {
+    let mut last = Instant::now();
+    while (g.len() as u64) < target {
+        let v = step.compute(g)?;
+        if v > T::MAX {
+            return Err(Error::Overflow);
+        }
+        g.push(T::new(v));
+        if g.len() % 64 == 0 && last.elapsed() >= POLL_INTERVAL {
+            ctl.check(g.len() as u64, target)?;
+            last = Instant::now();
+        }
+    }
+    Ok(())
 }
 
 /// How many trailing values a [`Step::resume`] override leaves to be recomputed and checked.

@@ -8,10 +8,11 @@
 //! assert_eq!(s.values().to_vec(), vec![0, 1, 2, 3, 0, 1, 2, 3]);
 //! ```
 
+use super::finite::{Finite, Kernel};
 use super::window_mex::WindowMex;
-use super::{Step, Val, RESUME_CHECK};
+use super::{default_extend_to, Control, Step, Val, RESUME_CHECK};
 use crate::bitset::MexSet;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::periodicity::Theorem;
 use crate::rules::Subtraction;
 
@@ -22,15 +23,36 @@ pub struct SubtractionExact {
     window: WindowMex,
     /// Smallest prime factor of every number below `spf.len()` (ProperDivisors).
     spf: Vec<u32>,
+    /// Finite sets: which kernel computes many heaps at once (`None`: one heap at a time with
+    /// [`Step::compute`], the reference path), and its tables once built.
+    kernel: Option<Kernel>,
+    finite: Option<Finite>,
 }
 
 impl SubtractionExact {
     pub fn new(rule: Subtraction) -> Self {
+        Self::with_kernel(rule, Kernel::Auto)
+    }
+
+    /// A finite set computed by the given kernel (the others are unaffected); for tests and
+    /// benchmarks, [`Kernel::Auto`] is the fastest choice.
+    pub fn with_kernel(rule: Subtraction, kernel: Kernel) -> Self {
         SubtractionExact {
             rule,
             mex: MexSet::new(),
             window: WindowMex::new(),
             spf: Vec::new(),
+            kernel: Some(kernel),
+            finite: None,
+        }
+    }
+
+    /// The reference path for finite sets: one heap at a time, every option's value inserted into
+    /// a [`MexSet`]. Slower; kept to check and time the other kernels against.
+    pub fn reference_finite(rule: Subtraction) -> Self {
+        SubtractionExact {
+            kernel: None,
+            ..Self::new(rule)
         }
     }
 
@@ -108,6 +130,19 @@ impl Step for SubtractionExact {
     /// `prepare`, and the sliding window catches up with `g` on the next `compute`.
     fn resume<T: Val>(&mut self, g: &[T]) -> Result<usize> {
         Ok(g.len().saturating_sub(RESUME_CHECK))
+    }
+
+    fn extend_to<T: Val>(&mut self, g: &mut Vec<T>, target: u64, ctl: &dyn Control) -> Result<()> {
+        let (Subtraction::Finite(set), Some(kernel)) = (&self.rule, self.kernel) else {
+            return default_extend_to(self, g, target, ctl);
+        };
+        let target = usize::try_from(target).map_err(|_| Error::Memory {
+            requested: target,
+            available: 0,
+        })?;
+        self.finite
+            .get_or_insert_with(|| Finite::new(set, kernel))
+            .extend_to(g, target, ctl)
     }
 
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
@@ -234,6 +269,210 @@ mod tests {
             bad[295] += 1;
             let r = Sequence::with_values(SubtractionExact::new(rule.clone()), &bad);
             assert!(matches!(r, Err(crate::Error::Invalid(_))), "{rule}");
+        }
+    }
+
+    /// A small deterministic generator (splitmix64) for random sets.
+    fn rng(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed;
+        move || {
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+    }
+
+    /// A random set with largest member `t` and about `density` of 1..t in it.
+    fn random_set(next: &mut impl FnMut() -> u64, t: u64, density: f64) -> Vec<u64> {
+        let mut s: Vec<u64> = (1..t)
+            .filter(|_| ((next() >> 11) as f64 / (1u64 << 53) as f64) < density)
+            .collect();
+        s.push(t);
+        s
+    }
+
+    fn finite_with(set: &[u64], n: u64, kernel: Kernel, threads: usize) -> Vec<u32> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let rule = Subtraction::finite(set.to_vec()).unwrap();
+        pool.install(|| {
+            let mut s = Sequence::new(SubtractionExact::with_kernel(rule, kernel));
+            s.extend(n, &NoControl).unwrap();
+            s.values().to_vec()
+        })
+    }
+
+    const KERNELS: [Kernel; 4] = [Kernel::Auto, Kernel::Ring, Kernel::Gather, Kernel::Block];
+
+    /// Random finite sets, small and large, dense and sparse: every kernel agrees with the
+    /// reference engine.
+    #[test]
+    fn finite_kernels_match_naive() {
+        let mut next = rng(1);
+        let mut cases = vec![
+            vec![],
+            vec![2, 1 << 40],
+            vec![1],
+            vec![3],
+            vec![1, 2, 3],
+            vec![64],
+            vec![1, 64],
+            vec![65],
+        ];
+        for t in [
+            2, 5, 31, 63, 64, 65, 100, 128, 129, 255, 256, 257, 511, 512, 513, 700,
+        ] {
+            for density in [0.02, 0.3, 0.9] {
+                cases.push(random_set(&mut next, t, density));
+            }
+        }
+        cases.push((1..=50).collect());
+        cases.push((1..=200).collect());
+        for set in &cases {
+            let t = *set.last().unwrap_or(&0);
+            let n = (3 * t).min(2000) + 200;
+            let want = naive::subtraction(&Subtraction::finite(set.clone()).unwrap(), n);
+            for kernel in KERNELS {
+                assert_eq!(finite_with(set, n, kernel, 2), want, "{set:?} {kernel:?}");
+            }
+        }
+    }
+
+    /// Large t (up to 3000): checked against the reference path, with 1 to 4 threads.
+    #[test]
+    fn finite_kernels_large_sets_and_threads() {
+        let mut next = rng(2);
+        let mut cases = vec![
+            (1..=3000).step_by(3).collect::<Vec<u64>>(),
+            (1..=1500).collect(),
+        ];
+        for (t, density) in [(3000, 0.01), (3000, 0.3), (2000, 0.8), (1200, 0.1)] {
+            cases.push(random_set(&mut next, t, density));
+        }
+        for set in &cases {
+            let n = 3 * *set.last().unwrap() + 1000;
+            let rule = Subtraction::finite(set.clone()).unwrap();
+            let mut r = Sequence::new(SubtractionExact::reference_finite(rule));
+            r.extend(n, &NoControl).unwrap();
+            let want = r.values().to_vec();
+            for threads in 1..=4 {
+                for kernel in KERNELS {
+                    let got = finite_with(set, n, kernel, threads);
+                    assert!(
+                        got == want,
+                        "{} members, {kernel:?}, {threads} threads",
+                        set.len()
+                    );
+                }
+            }
+        }
+        // And one against the naive engine itself.
+        let set = &cases[5];
+        let rule = Subtraction::finite(set.clone()).unwrap();
+        assert_eq!(
+            finite_with(set, 4000, Kernel::Auto, 3),
+            naive::subtraction(&rule, 4000)
+        );
+    }
+
+    /// Extending in pieces (each piece may pick another kernel) gives the same values.
+    #[test]
+    fn finite_extends_in_pieces() {
+        let mut next = rng(3);
+        for set in [
+            vec![1, 2, 3],
+            (1..=50).collect(),
+            random_set(&mut next, 300, 0.2),
+            random_set(&mut next, 900, 0.5),
+        ] {
+            let rule = Subtraction::finite(set.clone()).unwrap();
+            let want = naive::subtraction(&rule, 5000);
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap();
+            for kernel in KERNELS {
+                pool.install(|| {
+                    let mut s = Sequence::new(SubtractionExact::with_kernel(rule.clone(), kernel));
+                    for n in [1, 7, 1000, 1001, 1500, 5000] {
+                        s.extend(n, &NoControl).unwrap();
+                    }
+                    assert_eq!(s.values().to_vec(), want, "{kernel:?}");
+                });
+            }
+        }
+    }
+
+    /// A sequence seeded with stored values goes on with the many-heap kernels from there.
+    #[test]
+    fn finite_resumes_with_kernels() {
+        let mut next = rng(4);
+        for set in [random_set(&mut next, 1500, 0.3), (1..=60).collect()] {
+            let rule = Subtraction::finite(set).unwrap();
+            let want = exact(rule.clone(), 6000);
+            for m in [0, 10, 1000, 4321] {
+                for kernel in KERNELS {
+                    let step = SubtractionExact::with_kernel(rule.clone(), kernel);
+                    let mut s = Sequence::with_values(step, &want[..m]).unwrap();
+                    s.extend(6000, &NoControl).unwrap();
+                    assert_eq!(s.values().to_vec(), want, "from {m}, {kernel:?}");
+                }
+            }
+        }
+    }
+
+    /// A set of 70000 members: values past 65535 widen the storage. About 2.5e9 member
+    /// operations, a few seconds in release but minutes in a debug build:
+    /// `cargo test --release -- --ignored finite_past_16_bits`.
+    #[test]
+    #[ignore]
+    fn finite_past_16_bits() {
+        let set: Vec<u64> = (1..=70_000).collect();
+        let rule = Subtraction::finite(set).unwrap();
+        let n = 70_100u64;
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut s = Sequence::new(SubtractionExact::new(rule.clone()));
+            pool.install(|| s.extend(n, &NoControl).unwrap());
+            assert_eq!(s.values().width(), 4);
+            for i in 0..n as usize {
+                assert_eq!(s.values().get(i), (i % 70_001) as u32, "G({i})");
+            }
+        }
+    }
+
+    /// Stops soon at a control's request, with every value so far kept.
+    #[test]
+    fn finite_control_stops() {
+        struct Stop;
+        impl Control for Stop {
+            fn check(&self, _: u64, _: u64) -> Result<()> {
+                Err(Error::Interrupted)
+            }
+        }
+        let set: Vec<u64> = (1..=3000).step_by(3).collect();
+        let rule = Subtraction::finite(set).unwrap();
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut s = Sequence::new(SubtractionExact::new(rule.clone()));
+            let t = std::time::Instant::now();
+            let n = 20_000_000;
+            assert_eq!(pool.install(|| s.extend(n, &Stop)), Err(Error::Interrupted));
+            assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
+            let have = s.values().len();
+            assert!(have > 0 && have < n as usize);
+            let want = naive::subtraction(&rule, 6000.min(have as u64));
+            assert_eq!(s.values().to_vec()[..want.len()], want[..]);
         }
     }
 
