@@ -66,3 +66,34 @@ def test_repr_and_equality():
 def test_finite_sets_match_oracle(s):
     want = oracle.subtraction(lambda n, k: k in s, 150)
     assert gr.Subtraction(s).values(150).tolist() == want
+
+
+def _mex_oracle(members: list[int], n: int) -> list[int]:
+    """G(0..n) by mex over sets of the members: oracle.subtraction asks a callable about every removal."""
+    g: list[int] = []
+    for h in range(n):
+        seen = {g[h - k] for k in members if k <= h}
+        v = 0
+        while v in seen:
+            v += 1
+        g.append(v)
+    return g
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.lists(st.integers(1, 600), min_size=1, max_size=250, unique=True),
+    st.sampled_from([1, 2, 3, 4]),
+)
+def test_large_finite_sets_match_a_direct_evaluation_for_any_thread_count(s, threads):
+    # Large sets go through the ring, gather and block-parallel kernels (the last with threads > 1).
+    n = 2500
+    got = gr.Subtraction(s).values(n, threads=threads, from_period=False).tolist()
+    assert got == _mex_oracle(sorted(s), n)
+
+
+def test_block_parallel_kernel_equals_one_thread():
+    s = list(range(3, 3001, 3)) + [3001, 4999]
+    one = gr.Subtraction(s).values(40_000, threads=1, from_period=False)
+    for threads in (2, 3, 4):
+        assert (gr.Subtraction(s).values(40_000, threads=threads, from_period=False) == one).all()
