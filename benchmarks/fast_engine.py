@@ -2,8 +2,8 @@
 
     python benchmarks/fast_engine.py                 # every case, 1 and 2 threads
     python benchmarks/fast_engine.py grundy-2^24     # one case
-    python benchmarks/fast_engine.py --threads 1 2 4 8 16 grundy-2^24   # thread scaling
-    python benchmarks/fast_engine.py --threads 2 grundy-2^28   # the stretch target (not run by default)
+    python benchmarks/fast_engine.py grundy-2^24 --threads 1 2 4 8 16   # thread scaling
+    python benchmarks/fast_engine.py grundy-2^28 --threads 2   # the stretch target (not run by default)
 
 Each run happens in a fresh process, so its peak memory (ru_maxrss) is its own. Cases ending in
 "-engine" compute every value (``from_period=False``); "-filled" is what ``values()`` does by
