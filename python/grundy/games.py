@@ -60,7 +60,7 @@ class Game:
         ``from_period`` (default True): for rules a periodicity theorem covers (finite codes and
         subtraction sets), look for a period on the way (at 2**16 values, then at every fourfold
         size) and, once it is proven, fill the remaining values from it: exact, and fast (Kayles
-        to 10**9 in about a second). Values beyond a period proven by :meth:`periodicity` are
+        to 10**8 in 0.3 s). Values beyond a period proven by :meth:`periodicity` are
         always filled from it. False computes every value up to the first proven period (for
         benchmarking the engines).
 

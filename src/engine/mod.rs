@@ -324,7 +324,7 @@ impl<S: Step> Sequence<S> {
     /// [`Sequence::extend`], proving a period on the way where the rule has a theorem: values
     /// are computed up to [`FIRST_SCAN`], then scanned at every fourfold size (or at the size
     /// that would prove a period already showing, when nearer); once one is proven, the rest is
-    /// filled from it. Kayles to 10^9 thus takes about a second.
+    /// filled from it. Kayles to 10^8 thus takes 0.3 s.
     pub fn extend_proving(&mut self, target: u64, ctl: &dyn Control) -> Result<()> {
         if matches!(self.step.theorem(), Theorem::Unproven(_)) {
             return self.extend(target, ctl);
@@ -481,15 +481,15 @@ fn fill_from<T: Val>(
     while g.len() < target {
         let start = g.len();
         let end = (start + PIECE).min(target);
-        g.resize(end, T::default());
-        g[start..end]
+        // Written once, in place (no zeroing first): fresh memory is the cost here.
+        g.spare_capacity_mut()[..end - start]
             .par_chunks_mut(CHUNK)
             .enumerate()
             .for_each(|(c, out)| {
                 let n = (start + c * CHUNK) as u64;
                 let (mut lap, mut r) = ((n - n0) / p, ((n - n0) % p) as usize);
                 for x in out {
-                    *x = T::new((base[r] + saltus * lap) as u32);
+                    x.write(T::new((base[r] + saltus * lap) as u32));
                     r += 1;
                     if r == base.len() {
                         r = 0;
@@ -497,6 +497,8 @@ fn fill_from<T: Val>(
                     }
                 }
             });
+        // SAFETY: the capacity was reserved above and every value of start..end was written.
+        unsafe { g.set_len(end) };
         ctl.check(g.len() as u64, target as u64)?;
     }
     Ok(())
