@@ -1194,14 +1194,17 @@ impl Ctx<'_> {
             let s = n - sd.j;
             let old = eng.rare.iter().take_while(|&&r| r + n0 + k0 <= s);
             let new = new_rare[from..].iter().take_while(|&&r| r < s);
+            // Counted in a local: through `stats` the count was stored on every pair.
+            let mut pairs = 0u64;
             for &r in old.chain(new) {
                 if r == 0 || (sd.unequal && 2 * r == s) {
                     continue;
                 }
                 flags[(g[r].get() ^ g[s - r].get()) as usize] = 1;
-                any = true;
-                stats.rare_pairs += 1;
+                pairs += 1;
             }
+            any |= pairs > 0;
+            stats.rare_pairs += pairs;
         }
         if any {
             flags_to_set(flags, set);
