@@ -2,7 +2,7 @@
 //!
 //! A sum is a P-position exactly when the XOR of its components' Grundy values is 0; a winning
 //! move from a sum with nim-sum `X` moves some component `c` to an option worth `G(c) ^ X`. This
-//! module finds such options for one heap of a rule ([`search`]), including heaps far beyond the
+//! module finds such options for one heap of a rule ([`search()`]), including heaps far beyond the
 //! computed values when the rule has a proven period, evaluates millions of sums at once
 //! ([`outcomes`]) and decides misère play by exhaustive search ([`misere`]).
 //!
