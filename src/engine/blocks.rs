@@ -498,6 +498,61 @@ mod avx2 {
         }
     }
 
+    /// Takes the values of the lanes of 32 pairs (`lp[..32]` against `hp[..32]`, XORs `x0`,
+    /// `x1`) whose table byte `byte` has bit `m`, one by one; when many lanes hit (small value
+    /// sets repeat), drops those holding a value just taken. The caller reloads its tables.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn take_hits(
+        byte: __m256i,
+        m: __m256i,
+        x0: __m256i,
+        x1: __m256i,
+        lp: *const u16,
+        hp: *const u16,
+        want: &mut Want,
+        set: &mut [u64],
+    ) {
+        let hits = _mm256_cmpeq_epi8(_mm256_and_si256(byte, m), m);
+        let mut h = _mm256_movemask_epi8(hits) as u32;
+        while h != 0 {
+            let p = PAIR_OF_BYTE[h.trailing_zeros() as usize] as usize;
+            h &= h - 1;
+            let x = (*lp.add(p) ^ *hp.add(p)) as u32;
+            take(want, set, x);
+            if h.count_ones() > 2 {
+                let xv = _mm256_set1_epi16(x as i16);
+                let same =
+                    _mm256_packs_epi16(_mm256_cmpeq_epi16(x0, xv), _mm256_cmpeq_epi16(x1, xv));
+                h &= !(_mm256_movemask_epi8(same) as u32);
+            }
+        }
+    }
+
+    /// The pairs `k..n` of a block (fewer than 32) one by one: whether any value was taken.
+    #[inline(always)]
+    unsafe fn take_tail(
+        lp: *const u16,
+        hp: *const u16,
+        mut k: usize,
+        n: usize,
+        want: &mut Want,
+        set: &mut [u64],
+    ) -> bool {
+        let mut took = false;
+        while k < n {
+            let x = (*lp.add(k) ^ *hp.add(k)) as u32;
+            let word = *want.bits.get_unchecked((x >> 6) as usize);
+            if word >> (x & 63) & 1 == 1 {
+                take(want, set, x);
+                took = true;
+            }
+            k += 1;
+        }
+        took
+    }
+
     /// [`run`] when every wanted value is below 255: the values are packed to bytes with
     /// unsigned saturation (values of 256 and more become 255, which is not wanted), giving the
     /// table byte `x >> 3` (5 bits), the bit `x & 7` and the table (bit 7 of `x`) from one pack;
@@ -548,22 +603,7 @@ mod avx2 {
                 );
                 want.examined += 32;
                 if _mm256_testz_si256(byte, m) == 0 {
-                    let hits = _mm256_cmpeq_epi8(_mm256_and_si256(byte, m), m);
-                    let mut h = _mm256_movemask_epi8(hits) as u32;
-                    while h != 0 {
-                        let p = k + PAIR_OF_BYTE[h.trailing_zeros() as usize] as usize;
-                        h &= h - 1;
-                        let x = (*lp.add(p) ^ *hp.add(p)) as u32;
-                        take(want, set, x);
-                        if h.count_ones() > 2 {
-                            let xv = _mm256_set1_epi16(x as i16);
-                            let same = _mm256_packs_epi16(
-                                _mm256_cmpeq_epi16(x0, xv),
-                                _mm256_cmpeq_epi16(x1, xv),
-                            );
-                            h &= !(_mm256_movemask_epi8(same) as u32);
-                        }
-                    }
+                    take_hits(byte, m, x0, x1, lp.add(k), hp.add(k), want, set);
                     if want.left == 0 {
                         return true;
                     }
@@ -572,20 +612,11 @@ mod avx2 {
                 k += 32;
             }
             want.examined += (n - k) as u64;
-            let mut tail_took = false;
-            while k < n {
-                let x = (*lp.add(k) ^ *hp.add(k)) as u32;
-                let word = *want.bits.get_unchecked((x >> 6) as usize);
-                if word >> (x & 63) & 1 == 1 {
-                    take(want, set, x);
-                    tail_took = true;
-                }
-                k += 1;
-            }
+            let took = take_tail(lp, hp, k, n, want, set);
             if want.left == 0 {
                 return true;
             }
-            if tail_took {
+            if took {
                 t = tables::<2>(want);
             }
             false
@@ -651,25 +682,7 @@ mod avx2 {
                 };
                 want.examined += 32;
                 if _mm256_testz_si256(byte, m) == 0 {
-                    // Take the values of the hit lanes one by one; when many lanes hit (small
-                    // value sets repeat), drop those holding a value just taken. Then reload the
-                    // tables once.
-                    let hits = _mm256_cmpeq_epi8(_mm256_and_si256(byte, m), m);
-                    let mut h = _mm256_movemask_epi8(hits) as u32;
-                    while h != 0 {
-                        let p = k + PAIR_OF_BYTE[h.trailing_zeros() as usize] as usize;
-                        h &= h - 1;
-                        let x = (*lp.add(p) ^ *hp.add(p)) as u32;
-                        take(want, set, x);
-                        if h.count_ones() > 2 {
-                            let xv = _mm256_set1_epi16(x as i16);
-                            let same = _mm256_packs_epi16(
-                                _mm256_cmpeq_epi16(x0, xv),
-                                _mm256_cmpeq_epi16(x1, xv),
-                            );
-                            h &= !(_mm256_movemask_epi8(same) as u32);
-                        }
-                    }
+                    take_hits(byte, m, x0, x1, lp.add(k), hp.add(k), want, set);
                     if want.left == 0 {
                         return true;
                     }
@@ -678,20 +691,11 @@ mod avx2 {
                 k += 32;
             }
             want.examined += (n - k) as u64;
-            let mut tail_took = false;
-            while k < n {
-                let x = (*lp.add(k) ^ *hp.add(k)) as u32;
-                let word = *want.bits.get_unchecked((x >> 6) as usize);
-                if word >> (x & 63) & 1 == 1 {
-                    take(want, set, x);
-                    tail_took = true;
-                }
-                k += 1;
-            }
+            let took = take_tail(lp, hp, k, n, want, set);
             if want.left == 0 {
                 return true;
             }
-            if tail_took {
+            if took {
                 t = tables::<T>(want);
             }
             false
