@@ -20,6 +20,8 @@ pub mod sparse;
 pub mod sparse_mask;
 pub mod subtraction;
 pub mod take_and_break;
+#[cfg(test)]
+mod testing;
 pub mod window_mex;
 
 pub use callback::{AllowedFn, OptionList, OptionsFn};
@@ -741,16 +743,7 @@ mod tests {
 
     #[test]
     fn control_stops_and_keeps_values() {
-        struct StopAt(u64);
-        impl Control for StopAt {
-            fn check(&self, done: u64, _: u64) -> Result<()> {
-                if done >= self.0 {
-                    Err(Error::Interrupted)
-                } else {
-                    Ok(())
-                }
-            }
-        }
+        use super::testing::StopAt;
         let mut s = Sequence::new(TakeAndBreakExact::new(
             crate::rules::TakeAndBreak::parse("0.77").unwrap(),
         ));

@@ -1351,13 +1351,8 @@ impl Step for TakeAndBreakSparse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{NoControl, Sequence, TakeAndBreakExact};
-
-    fn exact(code: &str, n: u64) -> Vec<u32> {
-        let mut s = Sequence::new(TakeAndBreakExact::new(TakeAndBreak::parse(code).unwrap()));
-        s.extend(n, &NoControl).unwrap();
-        s.values().to_vec()
-    }
+    use crate::engine::testing::{exact, pool, StopAt};
+    use crate::engine::{NoControl, Sequence};
 
     fn sparse_with(code: &str, n: u64, opts: SparseOptions) -> Sequence<TakeAndBreakSparse> {
         let rule = TakeAndBreak::parse(code).unwrap();
@@ -1482,11 +1477,7 @@ mod tests {
         for code in ["4!.0", "0.354", "0.127"] {
             let want = exact(code, 6000);
             for k in 1..=4 {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(k)
-                    .build()
-                    .unwrap();
-                let got = pool.install(|| sparse_with(code, 6000, SparseOptions::default()));
+                let got = pool(k).install(|| sparse_with(code, 6000, SparseOptions::default()));
                 assert_eq!(got.values().to_vec(), want, "{code} with {k} threads");
             }
         }
@@ -1593,16 +1584,6 @@ mod tests {
     /// Interrupted by its control, the computation keeps what it proved and resumes.
     #[test]
     fn interrupted_and_resumed() {
-        struct StopAt(u64);
-        impl Control for StopAt {
-            fn check(&self, done: u64, _: u64) -> Result<()> {
-                if done >= self.0 {
-                    Err(Error::Interrupted)
-                } else {
-                    Ok(())
-                }
-            }
-        }
         let want = exact("4!.0", 4000);
         let rule = TakeAndBreak::parse("4!.0").unwrap();
         let mut s = Sequence::new(TakeAndBreakSparse::with_options(rule, eager()).unwrap());

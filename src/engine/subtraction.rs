@@ -220,6 +220,7 @@ impl Step for SubtractionExact {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::testing::{pool, StopAt};
     use crate::engine::{naive, NoControl, Sequence};
 
     fn exact(rule: Subtraction, n: u64) -> Vec<u32> {
@@ -294,10 +295,7 @@ mod tests {
     }
 
     fn finite_with(set: &[u64], n: u64, kernel: Kernel, threads: usize) -> Vec<u32> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
+        let pool = pool(threads);
         let rule = Subtraction::finite(set.to_vec()).unwrap();
         pool.install(|| {
             let mut s = Sequence::new(SubtractionExact::with_kernel(rule, kernel));
@@ -391,10 +389,7 @@ mod tests {
         ] {
             let rule = Subtraction::finite(set.clone()).unwrap();
             let want = naive::subtraction(&rule, 5000);
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(2)
-                .build()
-                .unwrap();
+            let pool = pool(2);
             for kernel in KERNELS {
                 pool.install(|| {
                     let mut s = Sequence::new(SubtractionExact::with_kernel(rule.clone(), kernel));
@@ -435,10 +430,7 @@ mod tests {
         let rule = Subtraction::finite(set).unwrap();
         let n = 70_100u64;
         for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
+            let pool = pool(threads);
             let mut s = Sequence::new(SubtractionExact::new(rule.clone()));
             pool.install(|| s.extend(n, &NoControl).unwrap());
             assert_eq!(s.values().width(), 4);
@@ -451,23 +443,17 @@ mod tests {
     /// Stops soon at a control's request, with every value so far kept.
     #[test]
     fn finite_control_stops() {
-        struct Stop;
-        impl Control for Stop {
-            fn check(&self, _: u64, _: u64) -> Result<()> {
-                Err(Error::Interrupted)
-            }
-        }
         let set: Vec<u64> = (1..=3000).step_by(3).collect();
         let rule = Subtraction::finite(set).unwrap();
         for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
+            let pool = pool(threads);
             let mut s = Sequence::new(SubtractionExact::new(rule.clone()));
             let t = std::time::Instant::now();
             let n = 20_000_000;
-            assert_eq!(pool.install(|| s.extend(n, &Stop)), Err(Error::Interrupted));
+            assert_eq!(
+                pool.install(|| s.extend(n, &StopAt(0))),
+                Err(Error::Interrupted)
+            );
             assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
             let have = s.values().len();
             assert!(have > 0 && have < n as usize);

@@ -437,13 +437,8 @@ impl Step for TakeAndBreakExact {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::testing::exact;
     use crate::engine::{naive, NoControl, Sequence};
-
-    fn exact(code: &str, n: u64) -> Vec<u32> {
-        let mut s = Sequence::new(TakeAndBreakExact::new(TakeAndBreak::parse(code).unwrap()));
-        s.extend(n, &NoControl).unwrap();
-        s.values().to_vec()
-    }
 
     #[test]
     fn kayles_and_grundy() {

@@ -1,0 +1,33 @@
+//! Helpers shared by the engines' unit tests.
+
+use super::{Control, NoControl, Sequence, TakeAndBreakExact};
+use crate::error::{Error, Result};
+use crate::rules::TakeAndBreak;
+
+/// G(0..n) of a take-and-break code by the exact engine, the reference of the faster ones.
+pub fn exact(code: &str, n: u64) -> Vec<u32> {
+    let mut s = Sequence::new(TakeAndBreakExact::new(TakeAndBreak::parse(code).unwrap()));
+    s.extend(n, &NoControl).unwrap();
+    s.values().to_vec()
+}
+
+/// A control that interrupts once `done` reaches its count (at once for 0).
+pub struct StopAt(pub u64);
+
+impl Control for StopAt {
+    fn check(&self, done: u64, _: u64) -> Result<()> {
+        if done >= self.0 {
+            Err(Error::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A rayon pool of `k` threads, for running a computation with a given thread count.
+pub fn pool(k: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(k)
+        .build()
+        .unwrap()
+}
