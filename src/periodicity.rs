@@ -135,6 +135,17 @@ fn failure<X: Copy + Eq>(x: &[X]) -> Vec<u32> {
 
 /// [`detect`] over stored values, with the candidate a search may aim for next. Linear time;
 /// 8 bytes of scratch per value.
+///
+/// ```
+/// use grundy::periodicity::{scan, Theorem};
+/// // A period of 1500 from 10 that has repeated 1100 of its values: a candidate, not yet proven.
+/// let g: Vec<u16> = (0..2610u32).map(|n| if n < 10 { 999 } else { ((n - 10) % 1500 * 7 % 1499) as u16 }).collect();
+/// let th = Theorem::Finite { k: 2, t: 3 };
+/// let d = scan(&g, &th);
+/// assert_eq!(d.found, None);
+/// let (p, need) = d.candidate.unwrap();
+/// assert_eq!((p.preperiod, p.period, need), (10, 1500, 2 * 10 + 1500 + 3 + 1500));
+/// ```
 pub fn scan<T: Copy + Into<u32>>(g: &[T], theorem: &Theorem) -> Detection {
     let n = g.len();
     if n < 2 {

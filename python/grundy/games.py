@@ -76,6 +76,9 @@ class Game:
         >>> import grundy as gr
         >>> gr.kayles().values(8)
         array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
+        >>> filled = gr.kayles().values(10**6)  # period proven at 2**16 values, the rest filled
+        >>> bool((filled == gr.kayles().values(10**6, from_period=False)).all())
+        True
         """
         n = as_count(n)
         if not isinstance(from_period, bool):

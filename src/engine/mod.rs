@@ -327,6 +327,18 @@ impl<S: Step> Sequence<S> {
     /// are computed up to [`FIRST_SCAN`], then scanned at every fourfold size (or at the size
     /// that would prove a period already showing, when nearer); once one is proven, the rest is
     /// filled from it. Kayles to 10^8 thus takes 0.3 s.
+    ///
+    /// ```
+    /// use grundy::engine::{NoControl, Sequence, SubtractionExact};
+    /// use grundy::rules::Subtraction;
+    /// let rule = || SubtractionExact::new(Subtraction::finite(vec![2, 5, 7]).unwrap());
+    /// let mut filled = Sequence::new(rule());
+    /// filled.extend_proving(200_000, &NoControl).unwrap();
+    /// assert!(filled.proven().is_some()); // found at 2^16 values
+    /// let mut computed = Sequence::new(rule());
+    /// computed.extend(200_000, &NoControl).unwrap();
+    /// assert_eq!(filled.values(), computed.values());
+    /// ```
     pub fn extend_proving(&mut self, target: u64, ctl: &dyn Control) -> Result<()> {
         if matches!(self.step.theorem(), Theorem::Unproven(_)) {
             return self.extend(target, ctl);
