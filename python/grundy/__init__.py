@@ -12,6 +12,7 @@ Move(component=0, before=10, after=(9,))
 """
 
 from ._core import __version__
+from .exceptions import CodeError, CycleError, GrundyError, InvalidFileError, NoPeriodError, SearchLimitError
 from .games import (
     Game,
     Subtraction,
@@ -21,7 +22,7 @@ from .games import (
     kayles,
     nim,
 )
-from .graph import CycleError, GameGraph
+from .graph import GameGraph
 from .heap_game import HeapGame
 from .io import load, save
 from .nimsum import nim_sum
@@ -30,7 +31,12 @@ from .position import Move, Position, equivalent, outcomes
 from .survey import survey
 
 __all__ = [
+    "CodeError",
     "CycleError",
+    "GrundyError",
+    "InvalidFileError",
+    "NoPeriodError",
+    "SearchLimitError",
     "DEFAULT_MAX_N",
     "Periodicity",
     "SparseSpace",

@@ -19,41 +19,12 @@ import numpy as np
 
 from . import _core
 from ._validate import MAX_U64, as_count
+from .exceptions import CycleError
 
-#: A cycle's message shows at most this many of its vertices.
-_CYCLE_SHOWN = 20
 #: Edge endpoints go to Rust in one of these dtypes; other integer dtypes are converted.
 _NATIVE = tuple(np.dtype(t) for t in (np.int64, np.int32, np.uint32, np.uint64))
 #: Labels shown by repr().
 _REPR_LABELS = 5
-
-
-class CycleError(ValueError):
-    """A game graph has a cycle, so it has no Grundy values.
-
-    ``cycle`` holds the labels of one cycle: each vertex is an option of the one before it, and
-    the first is an option of the last.
-
-    >>> import grundy as gr
-    >>> try:
-    ...     gr.GameGraph([("x", "y"), ("y", "x")]).values()
-    ... except gr.CycleError as e:
-    ...     print(e.cycle)
-    ['x', 'y']
-    """
-
-    def __init__(self, cycle: list[Hashable]) -> None:
-        self.cycle = cycle
-        shown = " -> ".join(repr(x) for x in cycle[:_CYCLE_SHOWN])
-        more = " -> ..." if len(cycle) > _CYCLE_SHOWN else ""
-        first = repr(cycle[0]) if cycle else "?"
-        super().__init__(
-            f"the game graph has a cycle, so it has no Grundy values: {shown}{more} -> {first} "
-            f"({len(cycle)} vertices)"
-        )
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (CycleError, (self.cycle,))
 
 
 def _int_id(x: Any) -> int | None:
