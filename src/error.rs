@@ -20,6 +20,9 @@ pub enum Error {
     /// A game graph has a cycle (so no Grundy values): the vertices of one cycle, each an option
     /// of the one before and the first an option of the last.
     Cycle(Vec<u64>),
+    /// An exhaustive search (misère play, state exploration, quotient construction) passed its
+    /// limit: what was searched, and the limit.
+    SearchLimit { message: String, limit: u64 },
 }
 
 /// How many vertices of a cycle its message shows.
@@ -42,6 +45,7 @@ impl fmt::Display for Error {
             Error::Interrupted => f.write_str("interrupted"),
             Error::Callback => f.write_str("a user callback raised an error"),
             Error::Overflow => f.write_str("value does not fit the storage type"),
+            Error::SearchLimit { message, .. } => f.write_str(message),
             Error::Cycle(c) => {
                 // A cycle may have millions of vertices: show its start and its length.
                 f.write_str("the game graph has a cycle, so it has no Grundy values: ")?;

@@ -31,7 +31,9 @@ impl ErrSlot {
 /// Maps a core error to the Python exception a user should see.
 pub(crate) fn to_py(e: Error, slot: &ErrSlot) -> PyErr {
     match e {
-        Error::Parse { .. } | Error::Invalid(_) => PyValueError::new_err(e.to_string()),
+        Error::Parse { .. } | Error::Invalid(_) | Error::SearchLimit { .. } => {
+            PyValueError::new_err(e.to_string())
+        }
         Error::Memory { .. } => PyMemoryError::new_err(e.to_string()),
         Error::Interrupted => slot
             .take()
