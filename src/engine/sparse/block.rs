@@ -1,0 +1,316 @@
+//! The block context [`Ctx`]: what the three parts of a block read (the engine, the block's
+//! start, the value width and classes), and the work of each part: the options below the block
+//! ([`Ctx::parallel`]), the splits reaching into it and the candidate ([`Ctx::sequential`],
+//! [`Ctx::inner_scatter`]), and the searches that confirm provisional values ([`Ctx::confirm`]).
+
+use super::{
+    Classes, Pending, SparseStats, TakeAndBreakSparse, FIRST_PAIRS, PREFIX_RUN, ROUND_BLOCKS,
+    SPREAD, SPREAD_BLOCK,
+};
+use crate::engine::blocks::{
+    flags_to_set, fold_flags, fold_pairs, mex, scatter_flags, search, set_bit, Blocks, Want,
+};
+use crate::engine::Val;
+
+/// What the parts of a block read.
+pub(super) struct Ctx<'a> {
+    pub(super) eng: &'a TakeAndBreakSparse,
+    pub(super) n0: usize,
+    pub(super) bits: u32,
+    pub(super) words: usize,
+    /// Bytes of value flags per heap.
+    pub(super) stride: usize,
+    pub(super) classes: &'a Classes,
+}
+
+impl Ctx<'_> {
+    /// The options of heaps `n0 + i0 ..` (as many as `sets` holds) whose parts are all below
+    /// `n0`: single heaps, and the splits with a rare part (sparse mode) or all splits (dense).
+    pub(super) fn parallel<T: Val>(
+        &self,
+        g: &[T],
+        i0: usize,
+        sets: &mut [u64],
+        flags: &mut [u8],
+    ) -> SparseStats {
+        let (eng, n0, words) = (self.eng, self.n0, self.words);
+        debug_assert!(g.len() >= n0);
+        let g = &g[..n0];
+        let len = sets.len() / words;
+        let i1 = i0 + len;
+        let mut stats = SparseStats::default();
+        sets.fill(0);
+        for k in 0..len {
+            let n = n0 + i0 + k;
+            let set = &mut sets[k * words..(k + 1) * words];
+            if eng.zeros.get(n) == Some(&true) {
+                set_bit(set, 0);
+            }
+            for &j in &eng.singles {
+                if j < n && n - j < n0 {
+                    set_bit(set, g[n - j].get());
+                }
+            }
+        }
+        if eng.dense {
+            for k in 0..len {
+                let (i, n) = (i0 + k, n0 + i0 + k);
+                let set = &mut sets[k * words..(k + 1) * words];
+                for sd in &eng.splits {
+                    if n < sd.j + 2 {
+                        continue;
+                    }
+                    let (lo, end) = (sd.outer(i), sd.amax(n - sd.j) + 1);
+                    fold_pairs(g, n - sd.j, lo, end, set);
+                    stats.full_pairs += end.saturating_sub(lo) as u64;
+                }
+            }
+            stats.dense_heaps += len as u64;
+            return stats;
+        }
+        // Rare part r < n0 against heaps whose other part n0 + i - j - r is below n0 too.
+        let stride = self.stride;
+        let flags = &mut flags[..len * stride];
+        flags.fill(0);
+        for sd in &eng.splits {
+            let j = sd.j;
+            let rmin = (i0 + 1).saturating_sub(j).max(1);
+            let from = eng.rare.partition_point(|&r| r < rmin);
+            for &r in &eng.rare[from..] {
+                let lo = i0.max((r + j + 1).saturating_sub(n0));
+                let hi = i1.min(r + j);
+                if lo >= hi {
+                    continue;
+                }
+                let gr = g[r].get();
+                let start = n0 + lo - j - r;
+                let run = &mut flags[(lo - i0) * stride..(hi - i0) * stride];
+                stats.rare_pairs += (hi - lo) as u64;
+                let eq = (2 * r + j).wrapping_sub(n0);
+                if sd.unequal && 2 * r + j >= n0 && (lo..hi).contains(&eq) {
+                    // The equal split r + r is not a move.
+                    let (a, b) = run.split_at_mut((eq - lo) * stride);
+                    scatter_flags(g, gr, start, eq - lo, a, stride);
+                    let after = &mut b[stride..];
+                    scatter_flags(g, gr, start + (eq - lo) + 1, hi - eq - 1, after, stride);
+                } else {
+                    scatter_flags(g, gr, start, hi - lo, run, stride);
+                }
+            }
+        }
+        for k in 0..len {
+            let (i, n) = (i0 + k, n0 + i0 + k);
+            let fl = &mut flags[k * stride..(k + 1) * stride];
+            if let Some(sd) = eng.splits.first() {
+                if n >= sd.j + 2 && eng.opts.prefix > 0 && eng.use_prefix {
+                    // Runs of PREFIX_RUN pairs spread over the search window (neighbouring
+                    // pairs give correlated values).
+                    let (lo, end) = (sd.outer(i), sd.amax(n - sd.j) + 1);
+                    let runs = eng.opts.prefix.div_ceil(PREFIX_RUN);
+                    let gap = ((end.saturating_sub(lo)).min(SPREAD) / runs).max(PREFIX_RUN);
+                    for q in 0..runs {
+                        let a0 = (lo + q * gap).min(end);
+                        let a1 = (a0 + PREFIX_RUN).min(end);
+                        fold_flags(g, &eng.rev, n - sd.j, a0, a1, fl);
+                        stats.full_pairs += (a1 - a0) as u64;
+                    }
+                }
+            }
+            flags_to_set(fl, &mut sets[k * words..(k + 1) * words]);
+        }
+        stats.sparse_heaps += len as u64;
+        stats
+    }
+
+    /// For the heaps `k0 .. k1` of the block (`g` holds `G(0 .. n0 + k0)`; `flags`, a block's
+    /// worth of value flags; `new_rare`, the rare heaps of the block so far): flags the values
+    /// of the splits with a rare part and the other part in `n0 .. n0 + k0`, or a rare part in
+    /// `n0 .. n0 + k0` and the other part below `n0`. Returns the number of pairs.
+    pub(super) fn inner_scatter<T: Val>(
+        &self,
+        g: &[T],
+        k0: usize,
+        k1: usize,
+        new_rare: &[usize],
+        flags: &mut [u8],
+    ) -> u64 {
+        let (eng, n0) = (self.eng, self.n0);
+        let stride = self.stride;
+        let mut pairs = 0;
+        for sd in &eng.splits {
+            let j = sd.j;
+            // Rare r below n0, other part n0 + i - j - r in n0 .. n0 + k0: i in r + j .. r + j + k0.
+            for &r in eng.rare.iter().take_while(|&&r| r + j < k1) {
+                let (lo, hi) = (k0.max(r + j), k1.min(r + j + k0));
+                if r == 0 || lo >= hi {
+                    continue;
+                }
+                let run = &mut flags[lo * stride..hi * stride];
+                scatter_flags(g, g[r].get(), n0 + lo - j - r, hi - lo, run, stride);
+                pairs += (hi - lo) as u64;
+            }
+            // Rare r in n0 .. n0 + k0, other part n0 + i - j - r >= 1 (below n0).
+            for &r in new_rare.iter().take_while(|&&r| r < n0 + k0) {
+                let lo = k0.max((r + j + 1).saturating_sub(n0));
+                if lo >= k1 {
+                    continue;
+                }
+                let run = &mut flags[lo * stride..k1 * stride];
+                scatter_flags(g, g[r].get(), n0 + lo - j - r, k1 - lo, run, stride);
+                pairs += (k1 - lo) as u64;
+            }
+        }
+        pairs
+    }
+
+    /// The options of heap `n0 + i` that reach into the block (`g` holds `G(0 .. n0 + i)`;
+    /// `new_rare`: the rare heaps of the block so far; the splits reaching only into the
+    /// sub-blocks before `k0` were flagged already), then its value: `(value, false)`, or
+    /// `(candidate, true)` with `pending` to be confirmed by [`Ctx::confirm`].
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn sequential<T: Val>(
+        &self,
+        g: &[T],
+        i: usize,
+        k0: usize,
+        new_rare: &[usize],
+        set: &mut [u64],
+        flags: &mut [u8],
+        pending: &mut Pending,
+        stats: &mut SparseStats,
+    ) -> (u32, bool) {
+        let (eng, n0) = (self.eng, self.n0);
+        let n = n0 + i;
+        debug_assert_eq!(g.len(), n);
+        for &j in &eng.singles {
+            if j <= i && j < n {
+                set_bit(set, g[n - j].get());
+            }
+        }
+        if eng.dense {
+            for sd in &eng.splits {
+                if n < sd.j + 2 {
+                    continue;
+                }
+                let end = sd.outer(i).min(sd.amax(n - sd.j) + 1);
+                fold_pairs(g, n - sd.j, 1, end, set);
+                stats.full_pairs += end.saturating_sub(1) as u64;
+            }
+            return (mex(set), false);
+        }
+        // Rare part against a heap of this sub-block (r <= s - n0 - k0), or a rare heap of this
+        // sub-block (r >= n0 + k0); those reaching into earlier sub-blocks were flagged by
+        // `inner_scatter`. Flagged (plain stores), then added to the set.
+        let mut any = k0 > 0;
+        let from = new_rare.partition_point(|&r| r < n0 + k0);
+        for sd in &eng.splits {
+            if n < sd.j + 2 {
+                continue;
+            }
+            let s = n - sd.j;
+            let old = eng.rare.iter().take_while(|&&r| r + n0 + k0 <= s);
+            let new = new_rare[from..].iter().take_while(|&&r| r < s);
+            // Counted in a local: through `stats` the count was stored on every pair.
+            let mut pairs = 0u64;
+            for &r in old.chain(new) {
+                if r == 0 || (sd.unequal && 2 * r == s) {
+                    continue;
+                }
+                flags[(g[r].get() ^ g[s - r].get()) as usize] = 1;
+                pairs += 1;
+            }
+            any |= pairs > 0;
+            stats.rare_pairs += pairs;
+        }
+        if any {
+            flags_to_set(flags, set);
+        }
+        let class = eng.common_class(n);
+        let c = self.classes.candidate(set, class);
+        pending
+            .want
+            .fill(set, |w| self.classes.word(w, class ^ 1), c, c);
+        pending.i = i;
+        (c, pending.want.left != 0)
+    }
+
+    /// Looks for a pending heap's wanted values among all its splits (`g` holds at least
+    /// `G(0 .. n0 + i)`). None when all are found (the provisional value stands); otherwise the
+    /// heap's value, the smallest value missing.
+    pub(super) fn confirm<T: Val>(&self, g: &[T], p: &mut Pending) -> Option<u32> {
+        let n = self.n0 + p.i;
+        let mut scratch = [0u64; 0];
+        if self.search(&g[..n], n, &mut scratch, &mut p.want) {
+            None
+        } else {
+            p.want.first()
+        }
+    }
+
+    /// Searches every split `a + (s - a)` of heap `n` for the wanted values: per split digit
+    /// first the smallest parts in order, then blocks spread over the next `SPREAD` pairs, then
+    /// the rest in order, going round-robin over the digits (one digit's splits may lack a value
+    /// that another's have at once). True as soon as no required value is wanted; false when
+    /// every split was looked at.
+    fn search<T: Val>(&self, g: &[T], n: usize, set: &mut [u64], want: &mut Want) -> bool {
+        let eng = self.eng;
+        let (rev, simd, bits) = (&eng.rev, eng.simd, self.bits);
+        let mut small = [Blocks::range(0, 0, 0); 4];
+        let mut big = Vec::new();
+        let spread: &mut [Blocks] = if eng.splits.len() <= small.len() {
+            &mut small[..eng.splits.len()]
+        } else {
+            big.resize(eng.splits.len(), Blocks::range(0, 0, 0));
+            &mut big[..]
+        };
+        for sd in &eng.splits {
+            if n >= sd.j + 2 {
+                let s = n - sd.j;
+                let first = Blocks::range(s, 1, (sd.amax(s) + 1).min(1 + FIRST_PAIRS));
+                if search(g, rev, simd, bits, first, want, set) {
+                    return true;
+                }
+            }
+        }
+        let mut rounds = 0;
+        for (sd, bl) in eng.splits.iter().zip(spread.iter_mut()) {
+            if n < sd.j + 2 {
+                continue;
+            }
+            let s = n - sd.j;
+            let (a0, end) = (1 + FIRST_PAIRS, sd.amax(s) + 1);
+            *bl = Blocks::spread(s, a0.min(end), end.min(a0 + SPREAD), SPREAD_BLOCK);
+            rounds = rounds.max(bl.count().div_ceil(ROUND_BLOCKS));
+        }
+        for r in 0..rounds {
+            for bl in spread.iter() {
+                let part = bl.part(r * ROUND_BLOCKS, (r + 1) * ROUND_BLOCKS);
+                if search(g, rev, simd, bits, part, want, set) {
+                    return true;
+                }
+            }
+        }
+        const ROUND: usize = ROUND_BLOCKS * SPREAD_BLOCK;
+        let mut at = 0;
+        loop {
+            let mut any = false;
+            for (sd, bl) in eng.splits.iter().zip(spread.iter()) {
+                if n < sd.j + 2 {
+                    continue;
+                }
+                let (b, end) = (bl.a1 + at, sd.amax(bl.s) + 1);
+                if b < end {
+                    any = true;
+                    let part = Blocks::range(bl.s, b, (b + ROUND).min(end));
+                    if search(g, rev, simd, bits, part, want, set) {
+                        return true;
+                    }
+                }
+            }
+            if !any {
+                return false;
+            }
+            at += ROUND;
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The two structures of a block that threads share through raw pointers, and why that is
+//! sound: [`Shared`], the block's values (written in order by one thread, read below what was
+//! written by the others), and [`Queue`], the provisional heaps handed from the thread that
+//! computes them to the threads that confirm them. Everything `unsafe` about sharing a block
+//! (the `Send`/`Sync` impls and their safety notes) lives here.
+
+use super::Pending;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::thread::Thread;
+
+/// Spin-loop hints a waiting confirmer spends (about 20-50 microseconds) before it sleeps.
+const SPINS_BEFORE_SLEEP: u32 = 1 << 11;
+
+/// The values of a block being computed, shared between the thread that writes them in order
+/// and the confirmation tasks, which read only values written before they were spawned.
+pub(super) struct Shared<T> {
+    ptr: *mut T,
+    len: usize,
+}
+
+// SAFETY: `Shared` hands out slices of values and writes single values; its users keep the
+// slices and the writes disjoint (see `prefix` and `write`), and `T` is `Send + Sync`.
+unsafe impl<T: Send + Sync> Send for Shared<T> {}
+unsafe impl<T: Send + Sync> Sync for Shared<T> {}
+
+impl<T> Shared<T> {
+    pub(super) fn new(values: &mut [T]) -> Self {
+        Shared {
+            ptr: values.as_mut_ptr(),
+            len: values.len(),
+        }
+    }
+
+    /// The first `n` values.
+    ///
+    /// # Safety
+    /// None of them may be written while the slice is alive, and the storage must outlive it.
+    pub(super) unsafe fn prefix<'a>(&self, n: usize) -> &'a [T] {
+        assert!(n <= self.len);
+        std::slice::from_raw_parts(self.ptr, n)
+    }
+
+    /// Writes value `i`.
+    ///
+    /// # Safety
+    /// No slice covering `i` may be alive.
+    pub(super) unsafe fn write(&self, i: usize, v: T) {
+        assert!(i < self.len);
+        self.ptr.add(i).write(v)
+    }
+}
+
+/// The provisional heaps of a block, handed from the thread that computes them in order to the
+/// threads that confirm them. Entries below `published` are complete and left alone by the
+/// producer; each is taken by exactly one confirmer, through `claimed`.
+pub(super) struct Queue {
+    ptr: *mut Pending,
+    cap: usize,
+    published: AtomicUsize,
+    claimed: AtomicUsize,
+    closed: AtomicBool,
+    /// Confirmers that waited long and sleep until the producer publishes.
+    sleepers: AtomicUsize,
+    parked: Mutex<Vec<Thread>>,
+}
+
+// SAFETY: the entries are handed out disjointly (the producer uses only those at and above
+// `published`; each published range goes to the single claimer whose compare-exchange
+// succeeds), and `Pending` is `Send`.
+unsafe impl Send for Queue {}
+unsafe impl Sync for Queue {}
+
+impl Queue {
+    pub(super) fn new(entries: &mut [Pending]) -> Self {
+        Queue {
+            ptr: entries.as_mut_ptr(),
+            cap: entries.len(),
+            published: AtomicUsize::new(0),
+            claimed: AtomicUsize::new(0),
+            closed: AtomicBool::new(false),
+            sleepers: AtomicUsize::new(0),
+            parked: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Wakes the confirmers that sleep (after `published` or `closed` changed).
+    fn wake(&self) {
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            let mut parked = self.parked.lock().unwrap_or_else(|e| e.into_inner());
+            self.sleepers.store(0, Ordering::SeqCst);
+            for t in parked.drain(..) {
+                t.unpark();
+            }
+        }
+    }
+
+    /// Entry `i`, for the producer to fill.
+    ///
+    /// # Safety
+    /// Only the producer may call this, with `i` at or above what it published.
+    #[allow(clippy::mut_from_ref)]
+    pub(super) unsafe fn entry(&self, i: usize) -> &mut Pending {
+        assert!(i < self.cap);
+        &mut *self.ptr.add(i)
+    }
+
+    /// Hands the entries below `n` to the confirmers.
+    pub(super) fn publish(&self, n: usize) {
+        if self.published.swap(n, Ordering::SeqCst) != n {
+            self.wake();
+        }
+    }
+
+    /// No more entries.
+    pub(super) fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.wake();
+    }
+
+    pub(super) fn published(&self) -> usize {
+        self.published.load(Ordering::Acquire)
+    }
+
+    /// Up to `max` published entries nobody has taken; `None` once the queue is closed and
+    /// every entry taken, or (unless `wait`) when none is available now. Waits by spinning,
+    /// backing off, for a few tens of microseconds (the producer publishes every few), then
+    /// sleeps until woken, so that a waiting confirmer does not take the processor from the
+    /// producer on a busy machine.
+    #[allow(clippy::mut_from_ref)]
+    pub(super) fn claim(&self, max: usize, wait: bool) -> Option<&mut [Pending]> {
+        let mut backoff = 1;
+        let mut spins = 0u32;
+        loop {
+            let closed = self.closed.load(Ordering::SeqCst);
+            let p = self.published.load(Ordering::SeqCst);
+            let c = self.claimed.load(Ordering::Relaxed);
+            if c < p {
+                let e = p.min(c + max);
+                if self
+                    .claimed
+                    .compare_exchange_weak(c, e, Ordering::AcqRel, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    // SAFETY: entries c..e are published (complete, left alone by the producer)
+                    // and this thread alone won them.
+                    return Some(unsafe { std::slice::from_raw_parts_mut(self.ptr.add(c), e - c) });
+                }
+                continue;
+            }
+            if closed || !wait {
+                return None;
+            }
+            if spins < SPINS_BEFORE_SLEEP {
+                for _ in 0..backoff {
+                    std::hint::spin_loop();
+                }
+                spins += backoff;
+                backoff = (2 * backoff).min(256);
+                continue;
+            }
+            // Register, check again (a publication between the check above and the
+            // registration would otherwise be missed), then sleep.
+            {
+                let mut parked = self.parked.lock().unwrap_or_else(|e| e.into_inner());
+                parked.push(std::thread::current());
+                self.sleepers.fetch_add(1, Ordering::SeqCst);
+            }
+            if self.published.load(Ordering::SeqCst) == p && !self.closed.load(Ordering::SeqCst) {
+                std::thread::park();
+            }
+            spins = 0;
+            backoff = 1;
+        }
+    }
+}

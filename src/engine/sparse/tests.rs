@@ -1,0 +1,273 @@
+use super::*;
+use crate::engine::testing::{exact, pool, StopAt};
+use crate::engine::{NoControl, Sequence};
+
+fn sparse_with(code: &str, n: u64, opts: SparseOptions) -> Sequence<TakeAndBreakSparse> {
+    let rule = TakeAndBreak::parse(code).unwrap();
+    let mut s = Sequence::new(TakeAndBreakSparse::with_options(rule, opts).unwrap());
+    s.extend(n, &NoControl).unwrap();
+    s
+}
+
+/// Options that use the sparse method as early and as much as possible, with small blocks
+/// (so that small tests still cross many block and sub-block boundaries).
+fn eager() -> SparseOptions {
+    SparseOptions {
+        block: 64,
+        block_work: 1 << 21,
+        chunk: 16,
+        sub_block: 8,
+        warmup: 16,
+        sparse_ratio: 0,
+        simd: true,
+        prefix: 0,
+    }
+}
+
+/// Option sets that exercise different paths: defaults, eager, no vector kernel, a prefix,
+/// tiny blocks.
+fn variants() -> Vec<SparseOptions> {
+    vec![
+        SparseOptions::default(),
+        eager(),
+        SparseOptions {
+            simd: false,
+            prefix: 40,
+            ..eager()
+        },
+        SparseOptions {
+            block: 16,
+            warmup: 40,
+            ..eager()
+        },
+    ]
+}
+
+#[test]
+fn grundy_first_values() {
+    let s = sparse_with("4!.0", 3000, SparseOptions::default());
+    assert_eq!(s.values().to_vec(), exact("4!.0", 3000));
+    assert_eq!(
+        s.step().rare_positions()[..16],
+        [0, 1, 2, 3, 4, 6, 7, 9, 10, 12, 15, 20, 23, 26, 28, 31]
+    );
+    assert_eq!(s.step().mask().unwrap().mask & 0xFF, 0xFE);
+    let space = s.step().space().unwrap();
+    assert_eq!(space.rare_count + space.common_count, 3000);
+    assert_eq!(space, sparse_space(&s.values().to_vec()).clone());
+}
+
+#[test]
+fn refuses_what_it_does_not_handle() {
+    for code in ["0.[3]", "0.4F", "8.0", "0.1[37]", "C!.0"] {
+        let rule = TakeAndBreak::parse(code).unwrap();
+        assert!(!TakeAndBreakSparse::supports(&rule));
+        assert!(TakeAndBreakSparse::new(rule).is_err(), "{code}");
+    }
+}
+
+#[test]
+fn all_two_digit_codes_match_exact() {
+    let mut codes: Vec<String> = ["4.0", "4!.0", "0.4!", "0.04!", "4.7", "4!.6!2"]
+        .map(String::from)
+        .to_vec();
+    for d1 in 0..8 {
+        for d2 in 0..8 {
+            codes.push(format!("0.{d1}{d2}"));
+        }
+    }
+    // Every code with the defaults and eagerly sparse (slow in a debug build for games
+    // without sparse space: fewer heaps), the other variants in turn.
+    let variants = variants();
+    for (k, code) in codes.iter().enumerate() {
+        let want = exact(code, 2500);
+        for (opts, n) in [
+            (variants[0], 2500),
+            (variants[1], 1500),
+            (variants[2 + k % 2], 1000),
+        ] {
+            let got = sparse_with(code, n as u64, opts).values().to_vec();
+            assert_eq!(got, want[..n], "{code} {opts:?}");
+        }
+    }
+}
+
+/// Pseudo-random longer codes, with `!` and every `d0`.
+#[test]
+fn random_codes_match_exact() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = move |m: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % m
+    };
+    for k in 0..40 {
+        let d0 = ["0", "4", "4!"][rnd(3) as usize];
+        let len = 1 + rnd(4);
+        let digits: String = (0..len)
+            .map(|_| {
+                let d = rnd(8);
+                let bang = if d >= 4 && rnd(3) == 0 { "!" } else { "" };
+                format!("{d}{bang}")
+            })
+            .collect();
+        let code = format!("{d0}.{digits}");
+        let want = exact(&code, 1200);
+        let opts = variants()[1 + k % 3];
+        let got = sparse_with(&code, 1200, opts).values().to_vec();
+        assert_eq!(got, want, "{code} {opts:?}");
+    }
+}
+
+#[test]
+fn identical_for_any_thread_count() {
+    for code in ["4!.0", "0.354", "0.127"] {
+        let want = exact(code, 6000);
+        for k in 1..=4 {
+            let got = pool(k).install(|| sparse_with(code, 6000, SparseOptions::default()));
+            assert_eq!(got.values().to_vec(), want, "{code} with {k} threads");
+        }
+    }
+}
+
+/// 0.127 and 0.015 change mask once values grow; 0.127 and 0.104 need the parity of the heap.
+#[test]
+fn mask_changes_mid_run() {
+    for code in ["0.127", "0.015", "0.104", "0.106"] {
+        let s = sparse_with(code, 3000, eager());
+        assert_eq!(s.values().to_vec(), exact(code, 3000), "{code}");
+        assert!(s.step().stats().mask_changes >= 2, "{code}");
+        assert!(!s.step().is_dense(), "{code}");
+    }
+    let s = sparse_with("0.127", 3000, eager());
+    assert!(s.step().mask().unwrap().parity);
+    // The rare list is the classification of the values under the final mask.
+    let values = s.values().to_vec();
+    let space = SparseSpace::classify(&values, s.step().mask().unwrap());
+    let listed: Vec<u64> = s
+        .step()
+        .rare_positions()
+        .iter()
+        .map(|&r| r as u64)
+        .collect();
+    assert_eq!(space.rare_positions, listed);
+}
+
+/// Dawson's chess has no sparse space: every heap by full search, still exact.
+#[test]
+fn game_without_sparse_space() {
+    let s = sparse_with("0.137", 3000, SparseOptions::default());
+    assert_eq!(s.values().to_vec(), exact("0.137", 3000));
+    assert!(s.step().is_dense());
+    assert!(s.step().rare_count() > 300);
+    // Forced sparse, it is slower but still exact.
+    let s = sparse_with("0.137", 1500, eager());
+    assert_eq!(s.values().to_vec(), exact("0.137", 1500));
+}
+
+#[test]
+fn resumes_in_pieces() {
+    for code in ["4!.0", "0.77", "0.354"] {
+        let want = exact(code, 5000);
+        let rule = TakeAndBreak::parse(code).unwrap();
+        let mut s = Sequence::new(TakeAndBreakSparse::with_options(rule, eager()).unwrap());
+        for n in [1, 2, 3, 17, 100, 101, 999, 2500, 5000] {
+            s.extend(n, &NoControl).unwrap();
+            assert_eq!(s.values().len() as u64, n);
+        }
+        assert_eq!(s.values().to_vec(), want, "{code}");
+    }
+}
+
+/// The one-value-at-a-time path (`compute`, as the default `extend_to` uses it).
+#[test]
+fn single_steps_match() {
+    struct OneByOne(TakeAndBreakSparse);
+    impl Step for OneByOne {
+        fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
+            self.0.compute(g)
+        }
+    }
+    for code in ["4!.0", "0.354", "0.127", "0.77"] {
+        let rule = TakeAndBreak::parse(code).unwrap();
+        let mut s = Sequence::new(OneByOne(
+            TakeAndBreakSparse::with_options(rule, eager()).unwrap(),
+        ));
+        s.extend(1500, &NoControl).unwrap();
+        assert_eq!(s.values().to_vec(), exact(code, 1500), "{code}");
+    }
+}
+
+/// Values too large for the storage: every smaller heap is pushed, then `Overflow`; the
+/// driver widens and the solver goes on from there.
+#[test]
+fn overflow_then_wider_storage() {
+    #[derive(Clone, Copy, Default, Debug, PartialEq)]
+    struct Tiny(u8);
+    impl Val for Tiny {
+        const MAX: u32 = 7;
+        fn get(self) -> u32 {
+            self.0 as u32
+        }
+        fn new(v: u32) -> Self {
+            Tiny(v as u8)
+        }
+    }
+    let want = exact("4!.0", 3000);
+    let rule = TakeAndBreak::parse("4!.0").unwrap();
+    let mut eng = TakeAndBreakSparse::with_options(rule, eager()).unwrap();
+    let mut tiny: Vec<Tiny> = Vec::new();
+    assert_eq!(
+        eng.extend_to(&mut tiny, 3000, &NoControl),
+        Err(Error::Overflow)
+    );
+    let first_big = want.iter().position(|&v| v > 7).unwrap();
+    assert_eq!(tiny.len(), first_big);
+    let mut wide: Vec<u32> = tiny.iter().map(|v| v.get()).collect();
+    eng.extend_to(&mut wide, 3000, &NoControl).unwrap();
+    assert_eq!(wide, want);
+}
+
+/// Interrupted by its control, the computation keeps what it proved and resumes.
+#[test]
+fn interrupted_and_resumed() {
+    let want = exact("4!.0", 4000);
+    let rule = TakeAndBreak::parse("4!.0").unwrap();
+    let mut s = Sequence::new(TakeAndBreakSparse::with_options(rule, eager()).unwrap());
+    assert_eq!(s.extend(4000, &StopAt(1000)), Err(Error::Interrupted));
+    let got = s.values().to_vec();
+    assert!(got.len() >= 1000);
+    assert_eq!(got[..], want[..got.len()]);
+    s.extend(4000, &NoControl).unwrap();
+    assert_eq!(s.values().to_vec(), want);
+}
+
+/// Long runs against the exact engine and published periods. Minutes in a debug build:
+/// `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn long_runs_match_exact() {
+    for code in ["0.16", "0.137", "0.354", "0.156", "4!.0", "0.77", "0.127"] {
+        let want = exact(code, 200_000);
+        for opts in [SparseOptions::default(), eager()] {
+            let got = sparse_with(code, 200_000, opts).values().to_vec();
+            assert_eq!(got, want, "{code} {opts:?}");
+        }
+    }
+}
+
+/// 0.16: preperiod 105351, period 149459, largest value 23 (Gangolli and Plambeck), checked
+/// over the range the octal periodicity theorem asks for (t = 2).
+#[test]
+#[ignore]
+fn published_period_of_0_16() {
+    let (n0, p) = (105_351usize, 149_459usize);
+    let n = 2 * n0 + p + 2;
+    let g = sparse_with("0.16", n as u64, SparseOptions::default())
+        .values()
+        .to_vec();
+    assert!((n0..n - p).all(|i| g[i] == g[i + p]));
+    assert_ne!(g[n0 - 1], g[n0 - 1 + p]);
+    assert_eq!(g.iter().max(), Some(&23));
+}
