@@ -1,28 +1,50 @@
 //! Errors of the core. The Python layer maps each variant to one Python exception.
+//!
+//! Only what a caller of the core can meet is here: the engine's internal signal that a value
+//! needs wider storage is [`Stop::Overflow`](crate::engine::Stop), handled inside the engine, and
+//! a user callback that fails stops the computation as [`Error::Interrupted`] (the caller that
+//! gave the callback keeps the cause).
 
 use std::fmt;
 
-/// Everything that can go wrong in the core, as plain data (no Python here).
+/// Everything that can go wrong in the core, as plain data (no Python here). New variants may
+/// come: match with a wildcard arm.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
-    /// A malformed take-and-break code: what was wrong and the 0-based character position.
-    Parse { message: String, position: usize },
+    /// A malformed take-and-break code.
+    Parse {
+        /// What was wrong (the whole message, naming the code and the position).
+        message: String,
+        /// The code as given.
+        code: String,
+        /// The 0-based character (not byte) position of the offending character.
+        position: usize,
+    },
     /// A rule or argument that is well formed but not acceptable (`Subtraction([0])`, ...).
     Invalid(String),
     /// The request would need more memory than the machine has.
-    Memory { requested: u64, available: u64 },
-    /// The caller's [`Control`](crate::engine::Control) asked to stop (Ctrl-C, for instance).
+    Memory {
+        /// Bytes the request needs.
+        requested: u64,
+        /// Bytes available when it was checked.
+        available: u64,
+    },
+    /// The caller asked to stop: its [`Control`](crate::engine::Control) did (Ctrl-C, for
+    /// instance), or one of its callbacks failed. The caller knows why (the Python binding
+    /// re-raises the exception it kept).
     Interrupted,
-    /// A user callback failed; the binding keeps the original exception and re-raises it.
-    Callback,
-    /// A Grundy value does not fit the current storage type; the engine widens and retries.
-    Overflow,
     /// A game graph has a cycle (so no Grundy values): the vertices of one cycle, each an option
     /// of the one before and the first an option of the last.
     Cycle(Vec<u64>),
     /// An exhaustive search (misère play, state exploration, quotient construction) passed its
     /// limit: what was searched, and the limit.
-    SearchLimit { message: String, limit: u64 },
+    SearchLimit {
+        /// What was searched and which limit it passed.
+        message: String,
+        /// The limit.
+        limit: u64,
+    },
 }
 
 /// How many vertices of a cycle its message shows.
@@ -43,8 +65,6 @@ impl fmt::Display for Error {
                 available >> 20
             ),
             Error::Interrupted => f.write_str("interrupted"),
-            Error::Callback => f.write_str("a user callback raised an error"),
-            Error::Overflow => f.write_str("value does not fit the storage type"),
             Error::SearchLimit { message, .. } => f.write_str(message),
             Error::Cycle(c) => {
                 // A cycle may have millions of vertices: show its start and its length.
@@ -66,4 +86,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The core's result type.
 pub type Result<T> = std::result::Result<T, Error>;

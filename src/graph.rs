@@ -230,14 +230,19 @@ impl Graph {
     /// Grundy values of every vertex, by topological layers computed in parallel.
     ///
     /// `threads` caps the number of threads (`None`: rayon's global pool, which honours
-    /// `RAYON_NUM_THREADS`). `ctl` is polled about every [`POLL_INTERVAL`] from the calling
-    /// thread; its error stops the computation. A cycle gives [`Error::Cycle`].
+    /// `RAYON_NUM_THREADS`), at one per processor
+    /// ([`pool_threads`](crate::engine::pool_threads)). `ctl` is polled about every
+    /// [`POLL_INTERVAL`] from the calling thread.
+    ///
+    /// # Errors
+    /// [`Error::Cycle`] for a cycle; [`Error::Invalid`] for 0 threads; [`Error::Memory`] when
+    /// the work arrays do not fit; `ctl`'s error, which stops the computation.
     pub fn grundy_values(&self, ctl: &dyn Control, threads: Option<usize>) -> Result<Vec<u32>> {
         let pool = match threads {
             None => None,
             Some(t) => Some(
                 rayon::ThreadPoolBuilder::new()
-                    .num_threads(t)
+                    .num_threads(crate::engine::pool_threads(t)?)
                     .build()
                     .map_err(|e| Error::Invalid(format!("cannot start {t} threads: {e}")))?,
             ),

@@ -1,31 +1,12 @@
 //! `_core.Graph`: an explicit game graph, built from numpy edge arrays and solved without the GIL.
 
 use super::sequence::Narrow;
-use super::{to_py, ErrSlot, PyControl};
-use crate::error::Error;
+use super::{ErrSlot, PyControl};
 use crate::graph::{Graph as CoreGraph, VertexId};
 use numpy::{Element, PyArray1, PyArrayMethods};
-use pyo3::create_exception;
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
-
-create_exception!(
-    _core,
-    CycleError,
-    PyValueError,
-    "A game graph has a cycle. args: (message, vertex ids of one cycle in edge order)."
-);
-
-/// The Python exception for [`Error::Cycle`]: the message and the cycle's vertex ids.
-pub(super) fn cycle_error(e: Error) -> PyErr {
-    let msg = e.to_string();
-    let ids = match e {
-        Error::Cycle(c) => c,
-        _ => Vec::new(),
-    };
-    CycleError::new_err((msg, ids))
-}
 
 #[pyclass(module = "grundy._core", frozen)]
 pub struct Graph {
@@ -53,12 +34,9 @@ fn build<T: Element + VertexId>(
     let run = || {
         let (s, d) = (s.try_readonly()?, d.try_readonly()?);
         let (s, d) = (s.as_slice()?, d.as_slice()?);
-        let ctl = PyControl {
-            slot: ErrSlot::default(),
-            progress: None,
-        };
-        py.detach(|| CoreGraph::from_edges(n, s, d, &ctl))
-            .map_err(|e| to_py(e, &ctl.slot))
+        PyControl::run(py, ErrSlot::default(), None, |ctl| {
+            CoreGraph::from_edges(n, s, d, ctl)
+        })
     };
     Some(run())
 }
@@ -120,16 +98,12 @@ impl Graph {
     /// KeyboardInterrupt; a cycle raises CycleError.
     #[pyo3(signature = (threads=None))]
     fn values<'py>(&self, py: Python<'py>, threads: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
-        let ctl = PyControl {
-            slot: ErrSlot::default(),
-            progress: None,
-        };
-        let out = py.detach(|| {
-            self.inner.grundy_values(&ctl, threads).map(|v| {
+        let out = PyControl::run(py, ErrSlot::default(), None, |ctl| {
+            self.inner.grundy_values(ctl, threads).map(|v| {
                 let max = v.par_iter().copied().max().unwrap_or(0);
                 Narrow::new(max, v.into_iter())
             })
-        });
-        Ok(out.map_err(|e| to_py(e, &ctl.slot))?.into_array(py))
+        })?;
+        Ok(out.into_array(py))
     }
 }

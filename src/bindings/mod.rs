@@ -7,7 +7,7 @@ mod sequence;
 
 use crate::error::Error;
 use numpy::PyReadonlyArray1;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,21 +28,58 @@ impl ErrSlot {
     }
 }
 
-/// Maps a core error to the Python exception a user should see.
-pub(crate) fn to_py(e: Error, slot: &ErrSlot) -> PyErr {
-    match e {
-        Error::Parse { .. } | Error::Invalid(_) | Error::SearchLimit { .. } => {
-            PyValueError::new_err(e.to_string())
+impl ErrSlot {
+    /// The Python exception for a core error met by a computation that parks its exceptions
+    /// here: when the core stopped because a signal check or a callback failed
+    /// ([`Error::Interrupted`]), the exception parked then (KeyboardInterrupt, or whatever the
+    /// callback raised); otherwise the core error's own (see `From<Error> for PyErr`).
+    pub(crate) fn raise(&self, e: Error) -> PyErr {
+        match e {
+            Error::Interrupted => self.take().unwrap_or_else(|| e.into()),
+            e => e.into(),
         }
-        Error::Memory { .. } => PyMemoryError::new_err(e.to_string()),
-        Error::Interrupted => slot
-            .take()
-            .unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted")),
-        Error::Callback => slot
-            .take()
-            .unwrap_or_else(|| PyRuntimeError::new_err(e.to_string())),
-        Error::Overflow => PyRuntimeError::new_err(e.to_string()),
-        Error::Cycle(_) => graph::cycle_error(e),
+    }
+}
+
+/// `grundy.exceptions.<name>(*args)`, imported when first needed (the module is pure Python and
+/// imports nothing from here); a ValueError with `fallback` if that fails.
+fn grundy_exception<'py, A>(py: Python<'py>, name: &str, args: A, fallback: &str) -> PyErr
+where
+    A: pyo3::call::PyCallArgs<'py>,
+{
+    py.import("grundy.exceptions")
+        .and_then(|m| m.getattr(name))
+        .and_then(|cls| cls.call1(args))
+        .map(PyErr::from_value)
+        .unwrap_or_else(|_| PyValueError::new_err(fallback.to_string()))
+}
+
+/// The one mapping of core errors to Python exceptions: `Parse` is `grundy.CodeError(message,
+/// code, position)`, `SearchLimit` is `grundy.SearchLimitError(message, limit)`, `Cycle` is
+/// `grundy.CycleError(vertex ids, message)`, `Invalid` is ValueError, `Memory` is MemoryError
+/// and `Interrupted` is KeyboardInterrupt (a computation with an [`ErrSlot`] re-raises the
+/// exception it parked instead: [`ErrSlot::raise`]).
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        let msg = e.to_string();
+        match e {
+            Error::Parse { code, position, .. } => {
+                Python::attach(|py| grundy_exception(py, "CodeError", (&msg, code, position), &msg))
+            }
+            Error::SearchLimit { limit, .. } => {
+                Python::attach(|py| grundy_exception(py, "SearchLimitError", (&msg, limit), &msg))
+            }
+            Error::Cycle(ids) => Python::attach(|py| {
+                let err = grundy_exception(py, "CycleError", (ids.clone(), &msg), &msg);
+                // `GameGraph` reads the ids from `args[1]` (as it did from the former
+                // `_core.CycleError`) to name the vertices by their labels.
+                let _ = err.value(py).setattr("args", (&msg, ids));
+                err
+            }),
+            Error::Invalid(_) => PyValueError::new_err(msg),
+            Error::Memory { .. } => PyMemoryError::new_err(msg),
+            Error::Interrupted => PyKeyboardInterrupt::new_err(msg),
+        }
     }
 }
 
@@ -51,6 +88,20 @@ pub(crate) fn to_py(e: Error, slot: &ErrSlot) -> PyErr {
 pub(crate) struct PyControl {
     pub(crate) slot: ErrSlot,
     pub(crate) progress: Option<Py<PyAny>>,
+}
+
+impl PyControl {
+    /// Runs `f` without the GIL under a control that parks its exceptions in `slot` and reports
+    /// to `progress`; a core error becomes the Python exception to raise ([`ErrSlot::raise`]).
+    pub(crate) fn run<R: Send>(
+        py: Python<'_>,
+        slot: ErrSlot,
+        progress: Option<Py<PyAny>>,
+        f: impl FnOnce(&PyControl) -> crate::Result<R> + Send,
+    ) -> PyResult<R> {
+        let ctl = PyControl { slot, progress };
+        py.detach(|| f(&ctl)).map_err(|e| ctl.slot.raise(e))
+    }
 }
 
 impl crate::engine::Control for PyControl {
@@ -121,13 +172,12 @@ pub(crate) fn on_threads<R: Send>(
     })
 }
 
-/// A rayon pool of `k` threads, built once per size and kept: starting threads for every call
+/// A rayon pool of `k` threads (at most one per processor: [`crate::engine::pool_threads`]),
+/// built once per size and kept: starting threads for every call
 /// would cost more than the short calls of a period search. The four last sizes are kept.
 fn pool(k: usize) -> crate::Result<Arc<rayon::ThreadPool>> {
     static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    if k == 0 {
-        return Err(Error::Invalid("threads must be at least 1".into()));
-    }
+    let k = crate::engine::pool_threads(k)?;
     let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((_, p)) = pools.iter().find(|(n, _)| *n == k) {
         return Ok(p.clone());
@@ -147,8 +197,7 @@ fn pool(k: usize) -> crate::Result<Arc<rayon::ThreadPool>> {
 /// Parses a take-and-break code; returns its canonical form and what the Python layer shows.
 #[pyfunction]
 fn parse_code<'py>(py: Python<'py>, code: &str) -> PyResult<Bound<'py, PyDict>> {
-    let rule =
-        crate::rules::TakeAndBreak::parse(code).map_err(|e| to_py(e, &ErrSlot::default()))?;
+    let rule = crate::rules::TakeAndBreak::parse(code)?;
     let d = PyDict::new(py);
     d.set_item("canonical", rule.to_string())?;
     d.set_item("octal", rule.is_octal())?;
@@ -171,7 +220,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<sequence::Sequence>()?;
     m.add_class::<graph::Graph>()?;
-    m.add("CycleError", m.py().get_type::<graph::CycleError>())?;
+    // The former `_core.CycleError`, for code that still catches it by that name.
+    m.add(
+        "CycleError",
+        m.py().import("grundy.exceptions")?.getattr("CycleError")?,
+    )?;
     m.add_function(wrap_pyfunction!(parse_code, m)?)?;
     m.add_function(wrap_pyfunction!(nim_sum, m)?)?;
     m.add_class::<position::HeapRule>()?;

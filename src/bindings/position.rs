@@ -3,8 +3,7 @@
 
 use super::graph::Graph;
 use super::sequence::Sequence;
-use super::{to_py, ErrSlot, PyControl};
-use crate::error::Error;
+use super::{ErrSlot, PyControl};
 use crate::position::{
     self, misere, Cursor, HeapRule as CoreRule, HeapValues, Misere, MisereGame,
     OptionTable as CoreTable, Tail,
@@ -24,10 +23,6 @@ fn tail_of(t: TailArg) -> crate::Result<Tail> {
     }
 }
 
-fn err(e: Error) -> PyErr {
-    to_py(e, &ErrSlot::default())
-}
-
 /// A heap rule whose options the core lists: a take-and-break code or a built-in subtraction
 /// rule.
 #[pyclass(module = "grundy._core", frozen)]
@@ -39,7 +34,7 @@ pub struct HeapRule {
 impl HeapRule {
     #[staticmethod]
     fn take_and_break(code: &str) -> PyResult<Self> {
-        let rule = TakeAndBreak::parse(code).map_err(err)?;
+        let rule = TakeAndBreak::parse(code)?;
         Ok(HeapRule {
             inner: CoreRule::TakeAndBreak(rule),
         })
@@ -50,7 +45,7 @@ impl HeapRule {
     #[pyo3(signature = (kind, members=None))]
     fn subtraction(kind: &str, members: Option<Vec<u64>>) -> PyResult<Self> {
         let members = members.unwrap_or_default();
-        let rule = Subtraction::from_kind(kind, members).map_err(err)?;
+        let rule = Subtraction::from_kind(kind, members)?;
         Ok(HeapRule {
             inner: CoreRule::Subtraction(rule),
         })
@@ -77,7 +72,7 @@ impl HeapRule {
         budget: u64,
         first_only: bool,
     ) -> PyResult<(Vec<(&'static str, Vec<u64>)>, Option<(u8, u64)>, u64)> {
-        let tail = tail_of(tail).map_err(err)?;
+        let tail = tail_of(tail)?;
         let rule = &self.inner;
         let from = Cursor {
             k: cursor.0,
@@ -87,7 +82,7 @@ impl HeapRule {
             let vals = HeapValues::new(v, tail)?;
             position::search(rule, &vals, n, target, from, budget, first_only)
         });
-        let found = found.map_err(err)?;
+        let found = found?;
         Ok((
             found.families.iter().map(|f| f.encode()).collect(),
             found.next.map(|c| (c.k, c.j)),
@@ -104,14 +99,14 @@ impl HeapRule {
         heaps: PyReadonlyArray1<'py, u64>,
         targets: PyReadonlyArray1<'py, u64>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let tail = tail_of(tail).map_err(err)?;
+        let tail = tail_of(tail)?;
         let (h, t) = (heaps.as_slice()?, targets.as_slice()?);
         let rule = &self.inner;
         let out = seq.get().with_values(py, |v| {
             let vals = HeapValues::new(v, tail)?;
             position::has_option_with_value(rule, &vals, h, t)
         });
-        Ok(PyArray1::from_vec(py, out.map_err(err)?))
+        Ok(PyArray1::from_vec(py, out?))
     }
 }
 
@@ -135,8 +130,7 @@ impl OptionTable {
             opt_start.as_slice()?.to_vec(),
             part_start.as_slice()?.to_vec(),
             parts.as_slice()?.to_vec(),
-        )
-        .map_err(err)?;
+        )?;
         Ok(OptionTable { inner: t })
     }
 }
@@ -149,12 +143,12 @@ pub fn heap_values<'py>(
     tail: TailArg,
     heaps: PyReadonlyArray1<'py, u64>,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
-    let tail = tail_of(tail).map_err(err)?;
+    let tail = tail_of(tail)?;
     let h = heaps.as_slice()?;
     let out = seq
         .get()
         .with_values(py, |v| position::heap_values(&HeapValues::new(v, tail)?, h));
-    Ok(PyArray1::from_vec(py, out.map_err(err)?))
+    Ok(PyArray1::from_vec(py, out?))
 }
 
 /// For each row of a C-contiguous 2-d uint64 array of heaps: whether the sum is a P-position.
@@ -165,13 +159,13 @@ pub fn outcomes<'py>(
     tail: TailArg,
     heaps: PyReadonlyArray2<'py, u64>,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-    let tail = tail_of(tail).map_err(err)?;
+    let tail = tail_of(tail)?;
     let width = heaps.shape()[1];
     let h = heaps.as_slice()?;
     let out = seq.get().with_values(py, |v| {
         position::outcomes(&HeapValues::new(v, tail)?, h, width)
     });
-    Ok(PyArray1::from_vec(py, out.map_err(err)?))
+    Ok(PyArray1::from_vec(py, out?))
 }
 
 /// The core games of a list of HeapRule, OptionTable and Graph objects.
@@ -207,12 +201,8 @@ pub fn misere_search(
     want_moves: bool,
 ) -> PyResult<(bool, Vec<(usize, Vec<u64>)>, usize)> {
     let mg = misere_games(&games)?;
-    let ctl = PyControl {
-        slot: ErrSlot::default(),
-        progress: None,
-    };
-    let r = py.detach(|| {
-        let mut m = Misere::new(&mg, max_positions, &ctl);
+    PyControl::run(py, ErrSlot::default(), None, |ctl| {
+        let mut m = Misere::new(&mg, max_positions, ctl);
         let p = m.is_p(&root)?;
         let moves = if want_moves && !p {
             m.winning_moves(&root)?
@@ -220,8 +210,7 @@ pub fn misere_search(
             Vec::new()
         };
         Ok((p, moves, m.positions()))
-    });
-    r.map_err(|e| to_py(e, &ctl.slot))
+    })
 }
 
 /// Misère P (true) or N for each row of heaps of `games[0]`, rows split between threads.
@@ -235,13 +224,8 @@ pub fn misere_outcomes<'py>(
     let mg = misere_games(&games)?;
     let width = rows.shape()[1];
     let h = rows.as_slice()?;
-    let ctl = PyControl {
-        slot: ErrSlot::default(),
-        progress: None,
-    };
-    let out = py.detach(|| misere::misere_outcomes(&mg, h, width, max_positions, &ctl));
-    Ok(PyArray1::from_vec(
-        py,
-        out.map_err(|e| to_py(e, &ctl.slot))?,
-    ))
+    let out = PyControl::run(py, ErrSlot::default(), None, |ctl| {
+        misere::misere_outcomes(&mg, h, width, max_positions, ctl)
+    })?;
+    Ok(PyArray1::from_vec(py, out))
 }

@@ -1,6 +1,6 @@
 //! `_core.Sequence`: a rule's cached Grundy values, extended on demand without the GIL.
 
-use super::{on_threads, to_py, ErrSlot, PyControl};
+use super::{on_threads, ErrSlot, PyControl};
 use crate::engine::{
     AllowedFn, AnySequence, OptionList, OptionsFn, Sequence as CoreSequence, SubtractionExact,
     TakeAndBreakExact, TakeAndBreakSparse, Values,
@@ -35,6 +35,20 @@ impl Sequence {
         py.detach(|| {
             let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
             f(g.as_mut())
+        })
+    }
+
+    /// Runs `f` on the core sequence without the GIL under a control that re-raises what the
+    /// rule's callbacks raised (they park it in this sequence's slot) and reports to `progress`.
+    fn run<R: Send>(
+        &self,
+        py: Python<'_>,
+        progress: Option<Py<PyAny>>,
+        f: impl FnOnce(&mut dyn AnySequence, &PyControl) -> crate::Result<R> + Send,
+    ) -> PyResult<R> {
+        PyControl::run(py, self.slot.clone(), progress, |ctl| {
+            let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+            f(g.as_mut(), ctl)
         })
     }
 
@@ -164,17 +178,14 @@ impl Sequence {
     #[staticmethod]
     #[pyo3(signature = (code, engine="auto"))]
     fn take_and_break(code: &str, engine: &str) -> PyResult<Self> {
-        let slot = ErrSlot::default();
-        let rule = TakeAndBreak::parse(code).map_err(|e| to_py(e, &slot))?;
+        let rule = TakeAndBreak::parse(code)?;
         // "auto": the sparse-space engine wherever it applies (finite codes, at most two heaps).
         let seq: Box<dyn AnySequence> = match engine {
             "exact" => Box::new(CoreSequence::new(TakeAndBreakExact::new(rule))),
-            "sparse" => Box::new(CoreSequence::new(
-                TakeAndBreakSparse::new(rule).map_err(|e| to_py(e, &slot))?,
-            )),
-            "auto" if TakeAndBreakSparse::supports(&rule) => Box::new(CoreSequence::new(
-                TakeAndBreakSparse::new(rule).map_err(|e| to_py(e, &slot))?,
-            )),
+            "sparse" => Box::new(CoreSequence::new(TakeAndBreakSparse::new(rule)?)),
+            "auto" if TakeAndBreakSparse::supports(&rule) => {
+                Box::new(CoreSequence::new(TakeAndBreakSparse::new(rule)?))
+            }
             "auto" => Box::new(CoreSequence::new(TakeAndBreakExact::new(rule))),
             other => {
                 return Err(PyValueError::new_err(format!(
@@ -182,7 +193,7 @@ impl Sequence {
                 )))
             }
         };
-        Ok(Self::wrap(seq, slot))
+        Ok(Self::wrap(seq, ErrSlot::default()))
     }
 
     /// A built-in subtraction rule: kind is finite, all_but, squares, at_most_half or
@@ -190,12 +201,10 @@ impl Sequence {
     #[staticmethod]
     #[pyo3(signature = (kind, members=None))]
     fn subtraction(kind: &str, members: Option<Vec<u64>>) -> PyResult<Self> {
-        let slot = ErrSlot::default();
-        let members = members.unwrap_or_default();
-        let rule = Subtraction::from_kind(kind, members).map_err(|e| to_py(e, &slot))?;
+        let rule = Subtraction::from_kind(kind, members.unwrap_or_default())?;
         Ok(Self::wrap(
             Box::new(CoreSequence::new(SubtractionExact::new(rule))),
-            slot,
+            ErrSlot::default(),
         ))
     }
 
@@ -211,7 +220,7 @@ impl Sequence {
                     .and_then(|r| r.bind(py).is_truthy())
                     .map_err(|e| {
                         s2.put(e);
-                        Error::Callback
+                        Error::Interrupted
                     })
             })
         };
@@ -231,7 +240,7 @@ impl Sequence {
                     .and_then(|r| read_options(r.bind(py), n, out))
                     .map_err(|e| {
                         s2.put(e);
-                        Error::Callback
+                        Error::Interrupted
                     })
             })
         };
@@ -251,12 +260,8 @@ impl Sequence {
         threads: Option<usize>,
         from_period: bool,
     ) -> PyResult<()> {
-        let ctl = PyControl {
-            slot: self.slot.clone(),
-            progress,
-        };
-        self.with(py, |s| {
-            on_threads(threads, &ctl, |c| {
+        self.run(py, progress, |s, ctl| {
+            on_threads(threads, ctl, |c| {
                 if from_period {
                     s.extend_proving(n, c)
                 } else {
@@ -265,7 +270,6 @@ impl Sequence {
             })
             .and_then(|r| r)
         })
-        .map_err(|e| to_py(e, &self.slot))
     }
 
     /// Fills an empty sequence with known values G(0..len(values)) (a uint32 array) without
@@ -280,12 +284,7 @@ impl Sequence {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<()> {
         let v = values.as_slice()?;
-        let ctl = PyControl {
-            slot: self.slot.clone(),
-            progress,
-        };
-        self.with(py, |s| s.seed(v, &ctl))
-            .map_err(|e| to_py(e, &self.slot))
+        self.run(py, progress, |s, ctl| s.seed(v, ctl))
     }
 
     fn __len__(&self, py: Python<'_>) -> usize {
@@ -364,12 +363,11 @@ impl Sequence {
 
     /// Sparse space of G(0..n): the best mask, the parity flag and the rare positions.
     fn sparse_space<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyDict>> {
-        let r = self.with(py, |s| {
+        let (a, n) = self.with(py, |s| {
             let v = s.values();
             let n = n.min(v.len());
             sparse_space::analyse(v, n).map(|a| (a, n))
-        });
-        let (a, n) = r.map_err(|e| to_py(e, &self.slot))?;
+        })?;
         let d = PyDict::new(py);
         d.set_item("mask", a.mask)?;
         d.set_item("parity", a.parity)?;

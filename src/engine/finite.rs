@@ -21,8 +21,7 @@
 //!   block, at most [`BLOCK_SCRATCH`]) so little memory moves between cores. Chosen only with
 //!   more than one thread.
 
-use super::{Control, Val, POLL_INTERVAL};
-use crate::error::{Error, Result};
+use super::{Control, StepResult, Stop, Val, POLL_INTERVAL};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -169,7 +168,7 @@ impl Finite {
         g: &mut Vec<T>,
         target: usize,
         ctl: &dyn Control,
-    ) -> Result<()> {
+    ) -> StepResult<()> {
         let mut last = Instant::now();
         while g.len() < target {
             let end = match self.choose(g) {
@@ -209,7 +208,7 @@ impl Finite {
 
     /// One value at a time: a flag byte per option value (plain stores, no read-modify-write
     /// chains), then the first clear flag.
-    fn gather<T: Val>(&self, g: &mut Vec<T>, end: usize) -> Result<()> {
+    fn gather<T: Val>(&self, g: &mut Vec<T>, end: usize) -> StepResult<()> {
         let mut flags = vec![0u8; self.width];
         // Offsets back from n into the window g[n - t .. n], once n >= t.
         let back: Vec<usize> = self.set.iter().map(|&s| self.t - s).collect();
@@ -228,7 +227,7 @@ impl Finite {
             }
             let v = first_clear(&flags);
             if v > T::MAX {
-                return Err(Error::Overflow);
+                return Err(Stop::Overflow);
             }
             g.push(T::new(v));
         }
@@ -236,7 +235,7 @@ impl Finite {
     }
 
     /// The ring kernel with rings of `K` words (t <= 64 K).
-    fn ring<const K: usize, T: Val>(&self, g: &mut Vec<T>, end: usize) -> Result<()> {
+    fn ring<const K: usize, T: Val>(&self, g: &mut Vec<T>, end: usize) -> StepResult<()> {
         const RUN: usize = 8;
         let l = 64 * K;
         // Runs of 8 values; the values past |S| never occur, their rings stay empty (and stop
@@ -271,7 +270,7 @@ impl Finite {
                 base += RUN;
             };
             if v as u32 > T::MAX {
-                return Err(Error::Overflow);
+                return Err(Stop::Overflow);
             }
             let (w, bit) = ((n % l) / 64, 1u64 << (n % 64));
             if n >= l {
@@ -290,7 +289,7 @@ impl Finite {
     }
 
     /// Heaps [N, N + b) with N = g.len() and b <= the block length.
-    fn run_block<T: Val>(&mut self, g: &mut Vec<T>, b: usize) -> Result<()> {
+    fn run_block<T: Val>(&mut self, g: &mut Vec<T>, b: usize) -> StepResult<()> {
         let n0 = g.len();
         let Finite {
             set,
@@ -339,7 +338,7 @@ impl Finite {
             }
             let v = mex(row);
             if v > T::MAX {
-                return Err(Error::Overflow);
+                return Err(Stop::Overflow);
             }
             g.push(T::new(v));
         }

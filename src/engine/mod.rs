@@ -128,6 +128,27 @@ impl Values {
     }
 }
 
+/// Why a solver's [`Step::extend_to`] stopped short of its target: a public [`Error`], or the
+/// engine's internal signal that a value does not fit the storage type. The [`Sequence`] driver
+/// handles [`Stop::Overflow`] itself (it widens the storage and calls again) and passes the
+/// error on, so the signal never leaves the engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// A real error (interruption, memory, ...), passed on as it is.
+    Error(Error),
+    /// A value is above `T::MAX`; every smaller heap's value was pushed.
+    Overflow,
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Self {
+        Stop::Error(e)
+    }
+}
+
+/// The result of [`Step::extend_to`] and of the kernels behind it.
+pub type StepResult<T> = std::result::Result<T, Stop>;
+
 /// How a long computation is watched: polled every few dozen milliseconds with the progress made.
 /// Returning an error stops the computation and keeps every value computed so far.
 pub trait Control: Sync {
@@ -141,6 +162,28 @@ impl Control for NoControl {
     fn check(&self, _done: u64, _total: u64) -> Result<()> {
         Ok(())
     }
+}
+
+/// The number of threads a pool built for `requested` threads gets: at most the processors this
+/// process may use ([`std::thread::available_parallelism`]). More threads would only share them
+/// (and the sparse engine's confirmers would spin against its producer), and a huge request
+/// would start threads until the machine runs out. Values never depend on the thread count.
+///
+/// ```
+/// let cores = std::thread::available_parallelism().unwrap().get();
+/// assert_eq!(grundy::engine::pool_threads(1_000_000).unwrap(), cores);
+/// assert_eq!(grundy::engine::pool_threads(1).unwrap(), 1);
+/// assert!(grundy::engine::pool_threads(0).is_err());
+/// ```
+///
+/// # Errors
+/// [`Error::Invalid`] when `requested` is 0.
+pub fn pool_threads(requested: usize) -> Result<usize> {
+    if requested == 0 {
+        return Err(Error::Invalid("threads must be at least 1".into()));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Ok(requested.min(cores))
 }
 
 /// How often a [`Control`] is polled.
@@ -169,12 +212,20 @@ pub trait Step: Send {
 
     /// Pushes G(n) onto `g` for every n from `g.len()` up to `target` (exclusive), polling `ctl`
     /// about every [`POLL_INTERVAL`]. A value above `T::MAX` ends the call with
-    /// [`Error::Overflow`] after every smaller heap's value was pushed; the driver then widens the
+    /// [`Stop::Overflow`] after every smaller heap's value was pushed; the driver then widens the
     /// storage and calls again, so the solver must resume from whatever `g` holds.
     ///
     /// The default computes one value at a time with [`Step::compute`]; a solver that works on
     /// many heaps at once (block parallelism) overrides it.
-    fn extend_to<T: Val>(&mut self, g: &mut Vec<T>, target: u64, ctl: &dyn Control) -> Result<()>
+    ///
+    /// # Errors
+    /// [`Stop::Overflow`] as above; [`Stop::Error`] when `ctl` or the solver fails.
+    fn extend_to<T: Val>(
+        &mut self,
+        g: &mut Vec<T>,
+        target: u64,
+        ctl: &dyn Control,
+    ) -> StepResult<()>
     where
         Self: Sized,
     {
@@ -202,12 +253,12 @@ pub fn default_extend_to<S: Step, T: Val>(
     g: &mut Vec<T>,
     target: u64,
     ctl: &dyn Control,
-) -> Result<()> {
+) -> StepResult<()> {
     let mut last = Instant::now();
     while (g.len() as u64) < target {
         let v = step.compute(g)?;
         if v > T::MAX {
-            return Err(Error::Overflow);
+            return Err(Stop::Overflow);
         }
         g.push(T::new(v));
         if g.len() % 64 == 0 && last.elapsed() >= POLL_INTERVAL {
@@ -385,11 +436,12 @@ impl<S: Step> Sequence<S> {
                 Values::U32(v) => run(&mut self.step, v, target, ctl),
             };
             match r {
-                Err(Error::Overflow) => {
+                Err(Stop::Overflow) => {
                     memory::check(target.saturating_mul(4))?;
                     self.values.widen();
                 }
-                r => return r,
+                Err(Stop::Error(e)) => return Err(e),
+                Ok(()) => return Ok(()),
             }
         }
     }
@@ -559,7 +611,7 @@ fn run<S: Step, T: Val>(
     g: &mut Vec<T>,
     target: u64,
     ctl: &dyn Control,
-) -> Result<()> {
+) -> StepResult<()> {
     let missing = usize::try_from(target).map_err(|_| Error::Memory {
         requested: target,
         available: 0,
@@ -569,7 +621,7 @@ fn run<S: Step, T: Val>(
         available: memory::available().unwrap_or(0),
     })?;
     step.extend_to(g, target, ctl)?;
-    ctl.check(g.len() as u64, target)
+    Ok(ctl.check(g.len() as u64, target)?)
 }
 
 /// A sequence of any rule, for holders that must not be generic (the Python binding).

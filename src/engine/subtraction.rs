@@ -10,7 +10,7 @@
 
 use super::finite::{Finite, Kernel};
 use super::window_mex::WindowMex;
-use super::{default_extend_to, Control, Step, Val, RESUME_CHECK};
+use super::{default_extend_to, Control, Step, StepResult, Val, RESUME_CHECK};
 use crate::bitset::MexSet;
 use crate::error::{Error, Result};
 use crate::periodicity::Theorem;
@@ -132,7 +132,12 @@ impl Step for SubtractionExact {
         Ok(g.len().saturating_sub(RESUME_CHECK))
     }
 
-    fn extend_to<T: Val>(&mut self, g: &mut Vec<T>, target: u64, ctl: &dyn Control) -> Result<()> {
+    fn extend_to<T: Val>(
+        &mut self,
+        g: &mut Vec<T>,
+        target: u64,
+        ctl: &dyn Control,
+    ) -> StepResult<()> {
         let (Subtraction::Finite(set), Some(kernel)) = (&self.rule, self.kernel) else {
             return default_extend_to(self, g, target, ctl);
         };

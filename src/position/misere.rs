@@ -6,7 +6,7 @@
 //! components with no move are dropped, since they change nothing. Each move replaces one
 //! component by smaller ones, so the search terminates; it runs depth first with an explicit
 //! stack (no recursion limit), remembering every position's outcome, and stops with
-//! [`Error::Invalid`] once more than `max_positions` distinct positions were met.
+//! [`Error::SearchLimit`] once more than `max_positions` distinct positions were met.
 //!
 //! A position is N when it has no move (misère) or when some option is P; otherwise it is P.
 //!
@@ -208,11 +208,14 @@ impl Memo {
             return Ok(id);
         }
         if self.positions.len() >= max {
-            return Err(Error::Invalid(format!(
-                "the misère search met more than max_positions = {max} distinct positions and stopped: \
-                 misère sums do not add up by XOR, so every position reachable from this one must be \
-                 examined; try smaller heaps or raise max_positions"
-            )));
+            return Err(Error::SearchLimit {
+                message: format!(
+                    "the misère search met more than max_positions = {max} distinct positions and stopped: \
+                     misère sums do not add up by XOR, so every position reachable from this one must be \
+                     examined; try smaller heaps or raise max_positions"
+                ),
+                limit: max as u64,
+            });
         }
         let id = self.positions.len() as u32;
         let rc: Rc<[Comp]> = pos.into();
@@ -580,6 +583,10 @@ mod tests {
         let mut m = Misere::new(&games, 10_000, &NoControl);
         let e = m.is_p(&[(0, 1_000_000_000_000_000_000)]).unwrap_err();
         assert!(e.to_string().contains("max_positions = 10000"), "{e}");
+        assert!(
+            matches!(e, Error::SearchLimit { limit: 10_000, .. }),
+            "{e:?}"
+        );
         assert!(m.positions() <= 10_000);
     }
 

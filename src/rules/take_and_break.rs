@@ -206,9 +206,15 @@ impl Parser<'_> {
 
     /// Position in characters (not bytes), which is what a user counts.
     fn err<T>(&self, message: String) -> Result<T> {
+        self.err_at(message, self.at)
+    }
+
+    /// A parse error at character `position` of the code.
+    fn err_at<T>(&self, message: String, position: usize) -> Result<T> {
         Err(Error::Parse {
             message,
-            position: self.at,
+            code: self.code.to_string(),
+            position,
         })
     }
 
@@ -235,14 +241,14 @@ impl Parser<'_> {
             self.digit()?
         };
         if d0.counts & 3 != 0 {
-            return Err(Error::Parse {
-                message: format!(
+            return self.err_at(
+                format!(
                     "digit before the point of {:?} must be 0, 4, 8 or C: a move that removes nothing \
                      must split the heap into two or three heaps",
                     self.code
                 ),
-                position: 0,
-            });
+                0,
+            );
         }
         if self.peek() != Some('.') {
             return self.unexpected("'.'");
@@ -258,13 +264,13 @@ impl Parser<'_> {
                     cycle.push(self.digit()?);
                 }
                 if self.peek().is_none() {
-                    return Err(Error::Parse {
-                        message: format!(
+                    return self.err_at(
+                        format!(
                             "unclosed '[' at position {open} in take-and-break code {:?}",
                             self.code
                         ),
-                        position: open,
-                    });
+                        open,
+                    );
                 }
                 if cycle.is_empty() {
                     return self.err(format!(
@@ -333,13 +339,13 @@ impl Parser<'_> {
                     return Ok(counts);
                 }
                 None => {
-                    return Err(Error::Parse {
-                        message: format!(
+                    return self.err_at(
+                        format!(
                             "unclosed '{{' at position {open} in take-and-break code {:?}",
                             self.code
                         ),
-                        position: open,
-                    })
+                        open,
+                    );
                 }
                 _ => return self.unexpected("',' or '}'"),
             }

@@ -58,7 +58,7 @@
 
 use super::blocks::{simd_available, Reversed, Want};
 use super::sparse_mask::{bits_for, Histogram, SparseMask, HIST_BITS};
-use super::{Control, Step, Val, POLL_INTERVAL};
+use super::{Control, Step, StepResult, Stop, Val, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
 use block::Ctx;
@@ -632,7 +632,7 @@ impl TakeAndBreakSparse {
 
     /// Computes heaps `n0 .. n0 + b` (fewer when a value needs more bits than the block's sets
     /// hold, or a provisional value is refuted), pushing their values onto `g`.
-    fn run_block<T: Val>(&mut self, g: &mut Vec<T>, b: usize) -> Result<()> {
+    fn run_block<T: Val>(&mut self, g: &mut Vec<T>, b: usize) -> StepResult<()> {
         let n0 = g.len();
         self.refresh_rev(&g[..]);
         let bits = bits_for(self.max_seen);
@@ -825,7 +825,7 @@ impl TakeAndBreakSparse {
         buf.new_rare = new_rare;
         self.buf = buf;
         if overflow {
-            Err(Error::Overflow)
+            Err(Stop::Overflow)
         } else {
             Ok(())
         }
@@ -865,7 +865,12 @@ impl Step for TakeAndBreakSparse {
         })
     }
 
-    fn extend_to<T: Val>(&mut self, g: &mut Vec<T>, target: u64, ctl: &dyn Control) -> Result<()> {
+    fn extend_to<T: Val>(
+        &mut self,
+        g: &mut Vec<T>,
+        target: u64,
+        ctl: &dyn Control,
+    ) -> StepResult<()> {
         self.sync(g);
         let mut last = Instant::now();
         while (g.len() as u64) < target {

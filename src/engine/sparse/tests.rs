@@ -220,7 +220,7 @@ fn overflow_then_wider_storage() {
     let mut tiny: Vec<Tiny> = Vec::new();
     assert_eq!(
         eng.extend_to(&mut tiny, 3000, &NoControl),
-        Err(Error::Overflow)
+        Err(crate::engine::Stop::Overflow)
     );
     let first_big = want.iter().position(|&v| v > 7).unwrap();
     assert_eq!(tiny.len(), first_big);

@@ -1,0 +1,87 @@
+"""The Rust core's errors reach Python as the classes of ``grundy.exceptions``.
+
+One conversion in the binding maps them: a bad code is a CodeError carrying the code and the
+position of the offending character, a search past its limit a SearchLimitError carrying the
+limit, a cycle a CycleError carrying its vertices; plain bad arguments stay ValueError.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import grundy as gr
+from grundy import _core
+
+# (code, 0-based position of the first offending character), counted by hand.
+BAD_CODES = [
+    ("0.7x", 3),
+    ("", 0),
+    ("0..7", 2),
+    ("0.[37", 2),
+    ("0.[]", 3),
+    ("1.0", 0),
+    ("0.[3]7", 5),
+    ("077", 1),
+]
+
+
+@pytest.mark.parametrize(("code", "position"), BAD_CODES)
+def test_bad_codes_are_code_errors_with_code_and_position(code, position):
+    makers = [
+        lambda: gr.TakeAndBreak(code),
+        lambda: _core.parse_code(code),
+        lambda: _core.Sequence.take_and_break(code),
+        lambda: _core.HeapRule.take_and_break(code),
+    ]
+    for make in makers:
+        with pytest.raises(gr.CodeError) as info:
+            make()
+        e = info.value
+        assert (e.code, e.position) == (code, position)
+        assert isinstance(e, ValueError) and isinstance(e, gr.GrundyError)
+        if code:
+            assert f'"{code}"' in str(e)
+
+
+def test_code_error_message_names_the_character():
+    with pytest.raises(gr.CodeError, match="invalid character 'x' at position 3"):
+        gr.TakeAndBreak("0.7x")
+
+
+def test_misere_limit_is_a_search_limit_error_with_its_limit():
+    with pytest.raises(gr.SearchLimitError, match="max_positions = 100 ") as info:
+        gr.Position(gr.kayles(), [30]).outcome(misere=True, max_positions=100)
+    assert info.value.limit == 100
+    with pytest.raises(gr.SearchLimitError) as info:
+        gr.outcomes(gr.kayles(), [[40, 40]], misere=True, max_positions=1000)
+    assert info.value.limit == 1000
+    assert isinstance(info.value, ValueError)
+
+
+def test_core_cycle_is_a_cycle_error_with_vertex_ids():
+    # 0 -> 1 -> 2 -> 0, and 3 -> 0 outside the cycle.
+    src = np.array([0, 1, 2, 3], np.int64)
+    dst = np.array([1, 2, 0, 0], np.int64)
+    with pytest.raises(gr.CycleError) as info:
+        _core.Graph.from_arrays(4, src, dst).values()
+    cycle = info.value.cycle
+    assert sorted(cycle) == [0, 1, 2]
+    # Each vertex is an option of the one before, the first of the last.
+    edges = set(zip(src.tolist(), dst.tolist(), strict=True))
+    assert all((a, b) in edges for a, b in zip(cycle, cycle[1:] + cycle[:1], strict=True))
+
+
+def test_game_graph_cycle_names_labels():
+    with pytest.raises(gr.CycleError) as info:
+        gr.GameGraph([("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")]).values()
+    assert sorted(info.value.cycle) == ["a", "b", "c"]
+
+
+def test_plain_bad_arguments_stay_value_errors():
+    with pytest.raises(ValueError, match="engine must be") as info:
+        _core.Sequence.take_and_break("0.77", "fast")
+    assert not isinstance(info.value, gr.GrundyError)
+    with pytest.raises(ValueError, match="sparse engine") as info:
+        _core.Sequence.take_and_break("0.[3]", "sparse")
+    assert not isinstance(info.value, gr.GrundyError)
