@@ -6,7 +6,7 @@ use super::sequence::Sequence;
 use super::{ErrSlot, PyControl};
 use crate::position::{
     self, misere, Cursor, HeapRule as CoreRule, HeapValues, Misere, MisereGame,
-    OptionTable as CoreTable, Tail,
+    OptionTable as CoreTable, Query, Tail,
 };
 use crate::rules::{Subtraction, TakeAndBreak};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -74,13 +74,19 @@ impl HeapRule {
     ) -> PyResult<(Vec<(&'static str, Vec<u64>)>, Option<(u8, u64)>, u64)> {
         let tail = tail_of(tail)?;
         let rule = &self.inner;
-        let from = Cursor {
-            k: cursor.0,
-            j: cursor.1,
+        let q = Query {
+            target,
+            from: Cursor {
+                k: cursor.0,
+                j: cursor.1,
+            },
+            budget,
+            first_only,
+            ..Query::new(n)
         };
         let found = seq.get().with_values(py, |v| {
             let vals = HeapValues::new(v, tail)?;
-            position::search(rule, &vals, n, target, from, budget, first_only)
+            position::search(rule, &vals, &q)
         });
         let found = found?;
         Ok((

@@ -94,10 +94,10 @@ impl Family {
                 s,
                 a0,
                 b0,
+                unequal: u,
                 lo,
                 step,
-                unequal,
-            } => ("grid", vec![s, a0, b0, lo, step, unequal as u64]),
+            } => ("grid", vec![s, a0, b0, lo, step, u as u64]),
         }
     }
 

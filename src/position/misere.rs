@@ -22,7 +22,7 @@
 //! assert!(m.is_p(&[(0, 2), (0, 2)]).unwrap());
 //! ```
 
-use super::search::{search, Cursor, HeapRule};
+use super::search::{search, Cursor, HeapRule, Query};
 use super::{HeapValues, Tail};
 use crate::engine::{Control, Values, POLL_INTERVAL};
 use crate::error::{Error, Result};
@@ -124,7 +124,12 @@ impl MisereGame<'_> {
                 let vals = HeapValues::new(&NO_VALUES, Tail::None)?;
                 let mut cur = Some(Cursor::START);
                 while let Some(c) = cur {
-                    let found = search(rule, &vals, x, None, c, RULE_BUDGET, false)?;
+                    let q = Query {
+                        from: c,
+                        budget: RULE_BUDGET,
+                        ..Query::new(x)
+                    };
+                    let found = search(rule, &vals, &q)?;
                     for fam in &found.families {
                         fam.try_for_each(f)?;
                     }
@@ -151,9 +156,11 @@ impl MisereGame<'_> {
         Ok(match *self {
             MisereGame::Rule(rule) => {
                 let vals = HeapValues::new(&NO_VALUES, Tail::None)?;
-                !search(rule, &vals, x, None, Cursor::START, u64::MAX, true)?
-                    .families
-                    .is_empty()
+                let q = Query {
+                    first_only: true,
+                    ..Query::new(x)
+                };
+                !search(rule, &vals, &q)?.families.is_empty()
             }
             MisereGame::Table(t) => t.opt_start[x as usize] < t.opt_start[x as usize + 1],
             MisereGame::Graph(g) => g.out_degree(x as usize) > 0,

@@ -29,7 +29,7 @@ pub mod search;
 
 pub use family::{Family, Parts};
 pub use misere::{Misere, MisereGame, OptionTable};
-pub use search::{search, Cursor, Found, HeapRule, Strategy};
+pub use search::{search, Cursor, Found, HeapRule, Query, Strategy};
 
 use crate::engine::Values;
 use crate::error::{Error, Result};
@@ -190,8 +190,12 @@ pub fn has_option_with_value(
         )));
     }
     let one = |(&n, &t): (&u64, &u64)| {
-        search(rule, vals, n, Some(t), Cursor::START, u64::MAX, true)
-            .map(|f| !f.families.is_empty())
+        let q = Query {
+            target: Some(t),
+            first_only: true,
+            ..Query::new(n)
+        };
+        search(rule, vals, &q).map(|f| !f.families.is_empty())
     };
     if heaps.len() < 64 {
         return heaps.iter().zip(targets).map(one).collect();
