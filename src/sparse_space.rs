@@ -1,5 +1,8 @@
-//! Sparse space of a computed sequence, for display and research tables: the mask (chosen by
-//! [`crate::engine::best_mask`], the same choice the fast engine makes) and the rare positions.
+//! Sparse space of a computed sequence, for display, research tables and the fast engine's
+//! report: the mask (chosen by [`crate::engine::best_mask`], the same choice the fast engine
+//! makes) and the heaps that are rare under it. [`analyse`] is the one analysis of any computed
+//! values; [`TakeAndBreakSparse::space`](crate::engine::TakeAndBreakSparse::space) reports the
+//! engine's own classification as the same [`SparseSpace`].
 //!
 //! ```
 //! use grundy::engine::Values;
@@ -7,45 +10,83 @@
 //! // Values 2 and 3 common, 0 and 1 rare under mask 2.
 //! let v = Values::U16(vec![0, 1, 2, 3, 2, 3, 3, 2, 3]);
 //! let s = analyse(&v, 9).unwrap();
-//! assert_eq!((s.mask, s.parity, s.rare_positions), (2, false, vec![0, 1]));
+//! assert_eq!((s.shown_mask(), s.mask.parity, s.rare_positions), (2, false, vec![0, 1]));
 //! ```
 
-use crate::engine::{best_mask, sparse_mask::HIST_BITS, SparseMask, Values};
+use crate::engine::sparse_mask::HIST_BITS;
+use crate::engine::{best_mask, SparseMask, Val, Values};
 use crate::error::{Error, Result};
 
-/// The mask (trimmed to the bits the values use), parity flag and rare positions of `G(0..n)`.
+/// The sparse space of `G(0..checked_to)`: a mask and the heaps rare under it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Analysis {
-    pub mask: u32,
-    pub parity: bool,
+pub struct SparseSpace {
+    /// The mask, parity flag and rare class.
+    pub mask: SparseMask,
+    /// Rare heap sizes, ascending.
     pub rare_positions: Vec<u64>,
+    /// Number of rare heaps.
+    pub rare_count: u64,
+    /// Number of heaps that are not rare.
+    pub common_count: u64,
+    /// Heaps classified (`G(0..checked_to)`).
+    pub checked_to: u64,
+    /// The largest value classified.
+    pub max_value: u32,
 }
 
-/// Analyses the first `n` values.
-pub fn analyse(values: &Values, n: usize) -> Result<Analysis> {
+impl SparseSpace {
+    /// The largest rare heap, if any.
+    pub fn last_rare(&self) -> Option<u64> {
+        self.rare_positions.last().copied()
+    }
+
+    /// Classifies `values` with `mask`.
+    pub fn classify<T: Val>(values: &[T], mask: SparseMask) -> Self {
+        let rare: Vec<u64> = (0..values.len() as u64)
+            .filter(|&n| mask.is_rare(n, values[n as usize].get()))
+            .collect();
+        SparseSpace {
+            mask,
+            rare_count: rare.len() as u64,
+            common_count: values.len() as u64 - rare.len() as u64,
+            rare_positions: rare,
+            checked_to: values.len() as u64,
+            max_value: values.iter().map(|v| v.get()).max().unwrap_or(0),
+        }
+    }
+
+    /// The mask trimmed to the bits the classified values use (the bits above change no
+    /// value's class), as it is shown.
+    pub fn shown_mask(&self) -> u32 {
+        let width = if self.max_value == 0 {
+            1
+        } else {
+            u32::MAX >> self.max_value.leading_zeros()
+        };
+        self.mask.mask & width
+    }
+}
+
+/// The sparse space of the first `n` values: the best mask and the heaps rare under it.
+///
+/// # Errors
+/// [`Error::Invalid`] when a value reaches `2^HIST_BITS` (the mask search would be too big).
+///
+/// # Panics
+/// When `n` is more than the values computed.
+pub fn analyse(values: &Values, n: usize) -> Result<SparseSpace> {
+    fn of<T: Val>(v: &[T]) -> SparseSpace {
+        SparseSpace::classify(v, best_mask(v).0)
+    }
     let max = values.max(n);
     if max >= 1 << HIST_BITS {
         return Err(Error::Invalid(format!(
             "values reach {max}: sparse space is only analysed for values below 2^{HIST_BITS}"
         )));
     }
-    let m: SparseMask = match values {
-        Values::U16(v) => best_mask(&v[..n]).0,
-        Values::U32(v) => best_mask(&v[..n]).0,
-    };
-    let width = if max == 0 {
-        1
-    } else {
-        u32::MAX >> max.leading_zeros()
-    };
-    let rare_positions = (0..n)
-        .filter(|&i| m.is_rare(i as u64, values.get(i)))
-        .map(|i| i as u64)
-        .collect();
-    Ok(Analysis {
-        mask: m.mask & width,
-        parity: m.parity,
-        rare_positions,
+    Ok(match values {
+        Values::U16(v) => of(&v[..n]),
+        Values::U32(v) => of(&v[..n]),
     })
 }
 
@@ -67,8 +108,9 @@ mod tests {
             })
             .collect();
         let a = analyse(&Values::U16(v), 400).unwrap();
-        assert!(a.parity);
+        assert!(a.mask.parity);
         assert!(a.rare_positions.is_empty());
+        assert_eq!((a.rare_count, a.common_count, a.checked_to), (0, 400, 400));
     }
 
     #[test]

@@ -369,8 +369,8 @@ impl Sequence {
             sparse_space::analyse(v, n).map(|a| (a, n))
         })?;
         let d = PyDict::new(py);
-        d.set_item("mask", a.mask)?;
-        d.set_item("parity", a.parity)?;
+        d.set_item("mask", a.shown_mask())?;
+        d.set_item("parity", a.mask.parity)?;
         d.set_item("n", n)?;
         d.set_item("rare_positions", PyArray1::from_vec(py, a.rare_positions))?;
         Ok(d)

@@ -26,7 +26,7 @@ pub mod window_mex;
 
 pub use callback::{AllowedFn, OptionList, OptionsFn};
 pub use finite::Kernel as FiniteKernel;
-pub use sparse::{sparse_space, SparseOptions, SparseSpace, SparseStats, TakeAndBreakSparse};
+pub use sparse::{SparseOptions, SparseStats, TakeAndBreakSparse};
 pub use sparse_mask::{best_mask, find_mask, SparseMask};
 pub use subtraction::SubtractionExact;
 pub use take_and_break::TakeAndBreakExact;

@@ -61,6 +61,7 @@ use super::sparse_mask::{bits_for, Histogram, SparseMask, HIST_BITS};
 use super::{Control, Step, StepResult, Stop, Val, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
+use crate::sparse_space::SparseSpace;
 use block::Ctx;
 use queue::{Queue, Shared};
 use rayon::prelude::*;
@@ -183,44 +184,6 @@ impl SparseStats {
         self.sequential_ns += o.sequential_ns;
         self
     }
-}
-
-/// The sparse space of a computed sequence, as the Python layer reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SparseSpace {
-    pub mask: SparseMask,
-    /// Rare heap sizes, ascending.
-    pub rare_positions: Vec<u64>,
-    pub rare_count: u64,
-    pub common_count: u64,
-    /// Heaps classified (`G(0..checked_to)`).
-    pub checked_to: u64,
-}
-
-impl SparseSpace {
-    pub fn last_rare(&self) -> Option<u64> {
-        self.rare_positions.last().copied()
-    }
-
-    /// Classifies `values` with `mask`.
-    pub fn classify<T: Val>(values: &[T], mask: SparseMask) -> Self {
-        let rare: Vec<u64> = (0..values.len() as u64)
-            .filter(|&n| mask.is_rare(n, values[n as usize].get()))
-            .collect();
-        SparseSpace {
-            mask,
-            rare_count: rare.len() as u64,
-            common_count: values.len() as u64 - rare.len() as u64,
-            rare_positions: rare,
-            checked_to: values.len() as u64,
-        }
-    }
-}
-
-/// The sparse space of any computed sequence: the best mask ([`super::best_mask`]) and the rare
-/// heaps under it.
-pub fn sparse_space<T: Val>(values: &[T]) -> SparseSpace {
-    SparseSpace::classify(values, super::sparse_mask::best_mask(values).0)
 }
 
 /// A digit that allows splitting `n - j` tokens into two heaps.
@@ -506,6 +469,7 @@ impl TakeAndBreakSparse {
             rare_count: self.rare.len() as u64,
             common_count: self.common_count() as u64,
             checked_to: self.done as u64,
+            max_value: self.max_seen,
         })
     }
 

@@ -1,6 +1,7 @@
 use super::*;
 use crate::engine::testing::{exact, pool, StopAt};
 use crate::engine::{NoControl, Sequence};
+use crate::sparse_space::{analyse, SparseSpace};
 
 fn sparse_with(code: &str, n: u64, opts: SparseOptions) -> Sequence<TakeAndBreakSparse> {
     let rule = TakeAndBreak::parse(code).unwrap();
@@ -54,7 +55,7 @@ fn grundy_first_values() {
     assert_eq!(s.step().mask().unwrap().mask & 0xFF, 0xFE);
     let space = s.step().space().unwrap();
     assert_eq!(space.rare_count + space.common_count, 3000);
-    assert_eq!(space, sparse_space(&s.values().to_vec()).clone());
+    assert_eq!(space, analyse(s.values(), 3000).unwrap());
 }
 
 #[test]
