@@ -28,6 +28,7 @@ pub struct MexSet {
 }
 
 impl MexSet {
+    /// An empty set.
     pub fn new() -> Self {
         Self::default()
     }
@@ -59,6 +60,7 @@ impl MexSet {
         self.hi = self.hi.max(i + 1);
     }
 
+    /// Adds value `v`.
     #[inline]
     pub fn insert(&mut self, v: u32) {
         let i = (v >> 6) as usize;
@@ -70,6 +72,7 @@ impl MexSet {
         self.words[i] |= 1 << (v & 63);
     }
 
+    /// Whether `v` is in the set.
     pub fn contains(&self, v: u32) -> bool {
         let i = (v >> 6) as usize;
         if v == 0 && self.floor > 0 {
@@ -193,14 +196,17 @@ impl SetStore {
         }
     }
 
+    /// Number of entries.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether there are no entries.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Words per entry.
     pub fn stride(&self) -> usize {
         self.stride
     }
@@ -217,12 +223,20 @@ impl SetStore {
         }
     }
 
+    /// The words of entry `s`.
+    ///
+    /// # Panics
+    /// When `s` is not below [`SetStore::len`] (or, in a ring, has left it).
     #[inline]
     pub fn get(&self, s: usize) -> &[u64] {
         let o = self.slot(s) * self.stride;
         &self.words[o..o + self.stride]
     }
 
+    /// The words of entry `s`, to change.
+    ///
+    /// # Panics
+    /// As [`SetStore::get`].
     #[inline]
     pub fn get_mut(&mut self, s: usize) -> &mut [u64] {
         let o = self.slot(s) * self.stride;

@@ -153,6 +153,9 @@ impl Graph {
     /// Fails with [`Error::Invalid`] when the arrays differ in length or an id is negative or not
     /// below `num_vertices` (the message names the first such edge), and with [`Error::Memory`]
     /// when the graph would not fit in memory. `ctl` is polled about every [`POLL_INTERVAL`].
+    ///
+    /// # Errors
+    /// As above; also the error of `ctl`, which stops the construction.
     pub fn from_edges<I: VertexId>(
         num_vertices: u64,
         src: &[I],
@@ -202,10 +205,12 @@ impl Graph {
         Ok(g)
     }
 
+    /// Number of vertices.
     pub fn num_vertices(&self) -> usize {
         self.offsets.len() - 1
     }
 
+    /// Number of edges (repeated edges counted each time).
     pub fn num_edges(&self) -> usize {
         self.targets.len()
     }
@@ -217,6 +222,10 @@ impl Graph {
         &self.targets[self.offsets[u] as usize..self.offsets[u + 1] as usize]
     }
 
+    /// Number of options of vertex `u` (repeated edges counted each time).
+    ///
+    /// # Panics
+    /// When `u` is not a vertex.
     #[inline]
     pub fn out_degree(&self, u: usize) -> usize {
         (self.offsets[u + 1] - self.offsets[u]) as usize

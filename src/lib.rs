@@ -5,6 +5,8 @@
 //! [`graph`] solves explicit game graphs. The optional `python` feature adds the PyO3 layer in
 //! `bindings`, which only converts, releases the GIL, checks signals and maps errors.
 
+#![deny(missing_docs)]
+
 pub mod bitset;
 pub mod engine;
 pub mod error;

@@ -12,6 +12,9 @@ pub fn available() -> Option<u64> {
 }
 
 /// Fails with [`Error::Memory`] when `bytes` more would not fit in the available memory.
+///
+/// # Errors
+/// [`Error::Memory`] with the bytes asked for and those available.
 pub fn check(bytes: u64) -> Result<()> {
     // Where the figure is unknown, still refuse what no machine has (over 2^46 bytes = 64 TiB).
     let available = available().unwrap_or(1 << 46);

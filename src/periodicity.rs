@@ -25,7 +25,12 @@
 pub enum Theorem {
     /// A finite rule: moves leave at most `k` heaps, and remove at most `t` tokens (the last
     /// non-zero digit). Proves plain periods (saltus 0).
-    Finite { k: u32, t: u64 },
+    Finite {
+        /// Most heaps a move leaves.
+        k: u32,
+        /// Most tokens a move removes.
+        t: u64,
+    },
     /// Every smaller heap is an option and every option's value is below n, so G(n) = n.
     Identity,
     /// No theorem applies; the reason, for the certificate.
@@ -86,9 +91,13 @@ impl Theorem {
 /// A period found in the values examined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Period {
+    /// Where the periodic part starts: `G(n + period) = G(n) + saltus` for every `n >= preperiod`.
     pub preperiod: u64,
+    /// The period.
     pub period: u64,
+    /// What each period adds to the values (0 for a plain period).
     pub saltus: i64,
+    /// Whether a theorem proves that the pattern goes on for ever (else it is only observed).
     pub proven: bool,
 }
 

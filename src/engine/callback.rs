@@ -34,6 +34,9 @@ pub struct AllowedFn<F> {
 }
 
 impl<F: FnMut(u64, u64) -> Result<bool> + Send> AllowedFn<F> {
+    /// The rule `f`. An error from `f` stops the computation and is returned as it is: a
+    /// callback that fails keeps its cause and returns [`Error::Interrupted`] (as the Python binding
+    /// does).
     pub fn new(f: F) -> Self {
         AllowedFn {
             f,
@@ -65,10 +68,12 @@ pub struct OptionList {
 }
 
 impl OptionList {
+    /// An empty list.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Removes every option (keeping the memory).
     pub fn clear(&mut self) {
         self.parts.clear();
         self.ends.clear();
@@ -90,14 +95,17 @@ impl OptionList {
         self.ends.push(self.parts.len());
     }
 
+    /// Number of options.
     pub fn len(&self) -> usize {
         self.ends.len()
     }
 
+    /// Whether there are no options.
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
 
+    /// The options, each as the slice of its parts.
     pub fn iter(&self) -> impl Iterator<Item = &[u64]> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(a, &b)| &self.parts[a..b])
@@ -135,6 +143,8 @@ pub struct OptionsFn<F> {
 }
 
 impl<F: FnMut(u64, &mut OptionList) -> Result<()> + Send> OptionsFn<F> {
+    /// The rule `f`. An error from `f` stops the computation and is returned as it is (see
+    /// [`AllowedFn::new`]).
     pub fn new(f: F) -> Self {
         OptionsFn {
             f,

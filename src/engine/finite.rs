@@ -33,9 +33,13 @@ const CHUNK: usize = 1 << 14;
 /// Which kernel runs; [`Kernel::Auto`] chooses by cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kernel {
+    /// The cheapest kernel for the set and the thread count, chunk by chunk.
     Auto,
+    /// The ring kernel (sets with t <= 512).
     Ring,
+    /// The gather kernel.
     Gather,
+    /// The block-parallel kernel (used only with more than one thread).
     Block,
 }
 

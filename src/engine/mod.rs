@@ -39,8 +39,11 @@ use std::time::{Duration, Instant};
 
 /// Storage type of Grundy values.
 pub trait Val: Copy + Send + Sync + Default + 'static {
+    /// The largest value the type holds.
     const MAX: u32;
+    /// The value as a `u32`.
     fn get(self) -> u32;
+    /// `v` in this type (`v` must be at most [`Val::MAX`]).
     fn new(v: u32) -> Self;
 }
 
@@ -71,7 +74,9 @@ impl Val for u32 {
 /// Computed values: 2 bytes each while they fit, 4 bytes after.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Values {
+    /// Two bytes per value, while every value is below 2^16.
     U16(Vec<u16>),
+    /// Four bytes per value.
     U32(Vec<u32>),
 }
 
@@ -82,6 +87,7 @@ impl Default for Values {
 }
 
 impl Values {
+    /// Number of values.
     pub fn len(&self) -> usize {
         match self {
             Values::U16(v) => v.len(),
@@ -89,10 +95,15 @@ impl Values {
         }
     }
 
+    /// Whether there are no values.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// `G(i)`.
+    ///
+    /// # Panics
+    /// When `i` is not below [`Values::len`].
     #[inline]
     pub fn get(&self, i: usize) -> u32 {
         match self {
@@ -109,6 +120,7 @@ impl Values {
         }
     }
 
+    /// Every value as a `u32`, in a new vector.
     pub fn to_vec(&self) -> Vec<u32> {
         (0..self.len()).map(|i| self.get(i)).collect()
     }
@@ -152,6 +164,10 @@ pub type StepResult<T> = std::result::Result<T, Stop>;
 /// How a long computation is watched: polled every few dozen milliseconds with the progress made.
 /// Returning an error stops the computation and keeps every value computed so far.
 pub trait Control: Sync {
+    /// Called with the heaps done so far out of `total`.
+    ///
+    /// # Errors
+    /// Any error stops the computation, which returns it (the values computed so far are kept).
     fn check(&self, done: u64, total: u64) -> Result<()>;
 }
 
@@ -192,6 +208,9 @@ pub const POLL_INTERVAL: Duration = Duration::from_millis(50);
 /// One rule's way of computing the next value.
 pub trait Step: Send {
     /// Called before heaps up to `target` (exclusive) are computed: size any tables.
+    ///
+    /// # Errors
+    /// When the tables do not fit ([`Error::Memory`]).
     fn prepare(&mut self, _target: u64) -> Result<()> {
         Ok(())
     }
@@ -208,6 +227,9 @@ pub trait Step: Send {
 
     /// G(n) for n = `g.len()`, given `g` = G(0..n). May be called again for the same n (after the
     /// storage was widened), so any state it records for n must tolerate that.
+    ///
+    /// # Errors
+    /// What stops the computation: a failed callback ([`Error::Interrupted`]), for instance.
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32>;
 
     /// Pushes G(n) onto `g` for every n from `g.len()` up to `target` (exclusive), polling `ctl`
@@ -241,6 +263,9 @@ pub trait Step: Send {
     /// The default returns 0: every value is recomputed and checked. A step that can rebuild its
     /// state cheaply returns `g.len() - RESUME_CHECK` so the last values are still spot-checked.
     /// Returns an error only before changing any state.
+    ///
+    /// # Errors
+    /// When `g` cannot be values of this rule as far as the step can tell without recomputing.
     fn resume<T: Val>(&mut self, _g: &[T]) -> Result<usize> {
         Ok(0)
     }
@@ -248,6 +273,9 @@ pub trait Step: Send {
 
 /// The default [`Step::extend_to`]: one value at a time with [`Step::compute`], for an override
 /// that keeps it for some rules.
+///
+/// # Errors
+/// [`Stop::Overflow`] when a value does not fit `T`; [`Stop::Error`] when [`Step::compute`] or `ctl` fails.
 pub fn default_extend_to<S: Step, T: Val>(
     step: &mut S,
     g: &mut Vec<T>,
@@ -299,6 +327,7 @@ impl Control for Towards<'_> {
 }
 
 impl<S: Step> Sequence<S> {
+    /// A sequence with no values yet, computed by `step`.
     pub fn new(step: S) -> Self {
         Sequence {
             step,
@@ -390,6 +419,9 @@ impl<S: Step> Sequence<S> {
     /// computed.extend(200_000, &NoControl).unwrap();
     /// assert_eq!(filled.values(), computed.values());
     /// ```
+    ///
+    /// # Errors
+    /// As [`Sequence::extend`].
     pub fn extend_proving(&mut self, target: u64, ctl: &dyn Control) -> Result<()> {
         if matches!(self.step.theorem(), Theorem::Unproven(_)) {
             return self.extend(target, ctl);
@@ -410,15 +442,22 @@ impl<S: Step> Sequence<S> {
         self.extend(target, &ctl)
     }
 
+    /// The values computed so far.
     pub fn values(&self) -> &Values {
         &self.values
     }
 
+    /// The solver (for its statistics).
     pub fn step(&self) -> &S {
         &self.step
     }
 
     /// Makes G(0..target) available, computing only what is missing.
+    ///
+    /// # Errors
+    /// [`Error::Memory`] when the values would not fit in memory; [`Error::Interrupted`] when `ctl`
+    /// stops the computation (the values computed so far are kept); a value beyond what the
+    /// storage holds with a proven period is [`Error::Invalid`].
     pub fn extend(&mut self, target: u64, ctl: &dyn Control) -> Result<()> {
         let have = self.values.len() as u64;
         if target <= have {
@@ -492,6 +531,9 @@ impl<S: Step> Sequence<S> {
     /// assert_eq!(s.values().to_vec(), vec![0, 1, 2, 0, 1, 2, 0, 1]);
     /// assert!(Sequence::with_values(rule(), &[0, 1, 1]).is_err()); // G(2) = 2, not 1
     /// ```
+    ///
+    /// # Errors
+    /// As [`Sequence::seed`].
     pub fn with_values(step: S, values: &[u32]) -> Result<Self> {
         let mut s = Sequence::new(step);
         s.seed(values, &NoControl)?;
@@ -503,6 +545,10 @@ impl<S: Step> Sequence<S> {
     /// recomputed and checked. A value that disagrees with the rule is an [`Error::Invalid`];
     /// the sequence then holds the values before it and the rule's own value at that heap.
     /// `ctl` is polled while values are recomputed.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when the sequence is not empty or a value disagrees with the rule;
+    /// [`Error::Memory`] and [`Error::Interrupted`] as in [`Sequence::extend`].
     pub fn seed(&mut self, values: &[u32], ctl: &dyn Control) -> Result<()> {
         if !self.values.is_empty() {
             return Err(Error::Invalid(format!(
@@ -626,12 +672,28 @@ fn run<S: Step, T: Val>(
 
 /// A sequence of any rule, for holders that must not be generic (the Python binding).
 pub trait AnySequence: Send {
+    /// [`Sequence::extend`].
+    ///
+    /// # Errors
+    /// As [`Sequence::extend`].
     fn extend(&mut self, target: u64, ctl: &dyn Control) -> Result<()>;
+    /// [`Sequence::extend_proving`].
+    ///
+    /// # Errors
+    /// As [`Sequence::extend`].
     fn extend_proving(&mut self, target: u64, ctl: &dyn Control) -> Result<()>;
+    /// [`Sequence::scan_period`].
     fn scan_period(&mut self, n: usize) -> Detection;
+    /// [`Sequence::proven`].
     fn proven(&self) -> Option<Period>;
+    /// [`Sequence::seed`].
+    ///
+    /// # Errors
+    /// As [`Sequence::seed`].
     fn seed(&mut self, values: &[u32], ctl: &dyn Control) -> Result<()>;
+    /// [`Sequence::values`].
     fn values(&self) -> &Values;
+    /// The rule's periodicity theorem ([`Step::theorem`]).
     fn theorem(&self) -> Theorem;
 }
 

@@ -16,6 +16,8 @@ use crate::error::{Error, Result};
 use crate::periodicity::Theorem;
 use crate::rules::Subtraction;
 
+/// The solver for a built-in subtraction rule: a window of values or the smallest prime
+/// factors where the rule's moves need them, and fast kernels for finite sets.
 pub struct SubtractionExact {
     rule: Subtraction,
     mex: MexSet,
@@ -30,6 +32,7 @@ pub struct SubtractionExact {
 }
 
 impl SubtractionExact {
+    /// The solver for `rule`, with the fastest kernels.
     pub fn new(rule: Subtraction) -> Self {
         Self::with_kernel(rule, Kernel::Auto)
     }
@@ -56,6 +59,7 @@ impl SubtractionExact {
         }
     }
 
+    /// The rule.
     pub fn rule(&self) -> &Subtraction {
         &self.rule
     }

@@ -101,6 +101,7 @@ impl Unions {
 }
 
 impl TakeAndBreakExact {
+    /// The solver for `rule`.
     pub fn new(rule: TakeAndBreak) -> Self {
         let t = rule.prefix.len();
         let l = rule.cycle.len();
@@ -147,6 +148,7 @@ impl TakeAndBreakExact {
         }
     }
 
+    /// The code.
     pub fn rule(&self) -> &TakeAndBreak {
         &self.rule
     }

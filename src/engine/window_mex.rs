@@ -21,6 +21,7 @@ pub struct WindowMex {
 }
 
 impl WindowMex {
+    /// An empty window.
     pub fn new() -> Self {
         let mut w = WindowMex {
             leaves: 0,

@@ -22,6 +22,7 @@ pub struct Parts {
 }
 
 impl Parts {
+    /// The parts, sorted (at most three).
     pub fn new(parts: &[u64]) -> Self {
         let mut p = Parts::default();
         for &x in parts {
@@ -32,6 +33,7 @@ impl Parts {
         p
     }
 
+    /// The parts, ascending.
     pub fn as_slice(&self) -> &[u64] {
         &self.buf[..self.len as usize]
     }
@@ -43,29 +45,54 @@ pub enum Family {
     /// One option.
     One(Parts),
     /// The single heaps `h0 + i * step` for `i < count`.
-    Singles { h0: u64, step: u64, count: u64 },
+    Singles {
+        /// The first heap.
+        h0: u64,
+        /// The difference between consecutive heaps.
+        step: u64,
+        /// Number of heaps.
+        count: u64,
+    },
     /// `(prefix, a, s - a)` (or `(a, s - a)` when `prefix` is 0) for `a = a0 + i * step`,
     /// `i < count`; always `prefix <= a <= s - a`.
     Pairs {
+        /// A first part left beside each pair (0: none).
         prefix: u64,
+        /// The sum of the pair.
         s: u64,
+        /// The first smaller part.
         a0: u64,
+        /// The difference between consecutive smaller parts.
         step: u64,
+        /// Number of pairs.
         count: u64,
     },
     /// `(c | x, c | (t ^ x))` for every submask `x` of `free`, except `x = 0` when `c = 0`
     /// (that would leave an empty heap). `free` is `t` without its top bit, so the first part
     /// is the smaller.
-    Submask { c: u64, t: u64, free: u64 },
+    Submask {
+        /// The bits both parts have (`(s - t) / 2`).
+        c: u64,
+        /// The XOR of the parts.
+        t: u64,
+        /// The bits of `t` that may go to either part.
+        free: u64,
+    },
     /// Triples `(a, b, s - a - b)` with `a = a0 + i * step` (while a triple exists),
     /// `b ≡ b0 (mod step)`, `b >= max(lo, a + u)` and `s - a - b >= b + u`, where `u` is 1 when
     /// the heaps must be unequal and 0 otherwise.
     Grid {
+        /// The sum of the three parts.
         s: u64,
+        /// The first smallest part.
         a0: u64,
+        /// The residue of the middle part modulo `step`.
         b0: u64,
+        /// The least middle part.
         lo: u64,
+        /// The difference between consecutive smallest parts, and the modulus of the middle.
         step: u64,
+        /// Whether the three heaps must differ.
         unequal: bool,
     },
 }
@@ -102,6 +129,9 @@ impl Family {
     }
 
     /// Calls `f` with each option (ascending heap sizes); stops at the first error.
+    ///
+    /// # Errors
+    /// The first error `f` returns.
     pub fn try_for_each(&self, f: &mut dyn FnMut(&[u64]) -> Result<()>) -> Result<()> {
         match *self {
             Family::One(p) => f(p.as_slice()),

@@ -48,6 +48,9 @@ pub struct OptionTable {
 
 impl OptionTable {
     /// Checks the offsets and that every part of an option of heap `n` is below `n`.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming what is malformed.
     pub fn new(opt_start: Vec<u64>, part_start: Vec<u64>, parts: Vec<u64>) -> Result<Self> {
         let bad = |m: &str| Err(Error::Invalid(format!("malformed option table: {m}")));
         if opt_start.first() != Some(&0) || part_start.first() != Some(&0) {
@@ -56,8 +59,8 @@ impl OptionTable {
         if opt_start.windows(2).any(|w| w[0] > w[1]) || part_start.windows(2).any(|w| w[0] > w[1]) {
             return bad("offsets must not decrease");
         }
-        if *opt_start.last().unwrap() + 1 != part_start.len() as u64
-            || *part_start.last().unwrap() != parts.len() as u64
+        if opt_start.last().and_then(|l| l.checked_add(1)) != Some(part_start.len() as u64)
+            || part_start.last() != Some(&(parts.len() as u64))
         {
             return bad("offsets do not match the lengths");
         }
@@ -89,8 +92,11 @@ impl OptionTable {
 /// One game a misère position may have components of.
 #[derive(Debug, Clone, Copy)]
 pub enum MisereGame<'a> {
+    /// A heap of a rule the core lists the options of.
     Rule(&'a HeapRule),
+    /// A heap of a rule written in Python, tabulated.
     Table(&'a OptionTable),
+    /// A vertex of a game graph.
     Graph(&'a Graph),
 }
 
@@ -254,6 +260,8 @@ fn is_live(games: &[MisereGame], live: &mut FxMap<Comp, bool>, c: Comp) -> Resul
 }
 
 impl<'a> Misere<'a> {
+    /// A search over sums of `games`, stopping after `max_positions` distinct positions and
+    /// polling `ctl`.
     pub fn new(games: &'a [MisereGame<'a>], max_positions: usize, ctl: &'a dyn Control) -> Self {
         Misere {
             games,
@@ -294,6 +302,10 @@ impl<'a> Misere<'a> {
     }
 
     /// Whether the sum of `comps` is a P-position under misère play.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a component that is not a heap or vertex of its game;
+    /// [`Error::SearchLimit`] past `max_positions`; the error of the control.
     pub fn is_p(&mut self, comps: &[Comp]) -> Result<bool> {
         self.check(comps)?;
         let id = self.intern(comps)?;
@@ -302,6 +314,9 @@ impl<'a> Misere<'a> {
 
     /// Every move from the sum of `comps` to a misère P-position: the index of the component
     /// moved in and the heaps (or vertex) it leaves.
+    ///
+    /// # Errors
+    /// As [`Misere::is_p`].
     pub fn winning_moves(&mut self, comps: &[Comp]) -> Result<Vec<(usize, Vec<u64>)>> {
         self.check(comps)?;
         let games = self.games;
@@ -406,6 +421,10 @@ impl<'a> Misere<'a> {
 
 /// For each row of `rows` (`width` heaps of game 0 per row, row-major): whether it is a misère
 /// P-position. Rows are split between threads, each with its own solver and position limit.
+///
+/// # Errors
+/// [`Error::Invalid`] when the heaps do not make rows of `width`, and as
+/// [`Misere::is_p`] for any row.
 pub fn misere_outcomes(
     games: &[MisereGame],
     rows: &[u64],

@@ -41,7 +41,12 @@ pub enum Tail {
     /// Nothing: only heaps below the table's length have known values.
     None,
     /// `G(h) = G(preperiod + (h - preperiod) % period)` for every `h >= preperiod` (proven).
-    Periodic { preperiod: u64, period: u64 },
+    Periodic {
+        /// Where the period starts.
+        preperiod: u64,
+        /// The period.
+        period: u64,
+    },
     /// `G(h) = h` for every `h` (Nim-like rules: every smaller heap is an option).
     Identity,
 }
@@ -55,6 +60,9 @@ pub struct HeapValues<'a> {
 
 impl<'a> HeapValues<'a> {
     /// Checks that the table holds one whole period of a periodic tail.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when the table is shorter than the preperiod plus one period.
     pub fn new(table: &'a Values, tail: Tail) -> Result<Self> {
         if let Tail::Periodic { preperiod, period } = tail {
             let need = preperiod.checked_add(period);
@@ -71,6 +79,9 @@ impl<'a> HeapValues<'a> {
 
     /// A tail from a period as the Python layer reports it: `(preperiod, period, saltus)`.
     /// Saltus 0 is a plain period; `(0, 1, 1)` is `G(h) = h`; anything else is not usable.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for any other arithmetic period.
     pub fn tail_from(preperiod: u64, period: u64, saltus: i64) -> Result<Tail> {
         match (preperiod, period, saltus) {
             (_, p, 0) if p > 0 => Ok(Tail::Periodic {
@@ -85,6 +96,7 @@ impl<'a> HeapValues<'a> {
         }
     }
 
+    /// The tail.
     pub fn tail(&self) -> Tail {
         self.tail
     }
@@ -100,6 +112,9 @@ impl<'a> HeapValues<'a> {
     }
 
     /// `Err` naming the first heap size whose value is unknown, unless every `h < n` is known.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the heap.
     pub fn check_below(&self, n: u64) -> Result<()> {
         if self.covers_below(n) {
             Ok(())
@@ -114,6 +129,9 @@ impl<'a> HeapValues<'a> {
 
     /// `G(h)`. Panics when `h` is beyond the table and there is no tail (check with
     /// [`covers_below`](Self::covers_below)).
+    ///
+    /// # Panics
+    /// As said, for a heap whose value is unknown.
     #[inline]
     pub fn get(&self, h: u64) -> u64 {
         if h < self.table.len() as u64 {
@@ -134,6 +152,9 @@ impl<'a> HeapValues<'a> {
 const PAR_HEAPS: usize = 1 << 14;
 
 /// `G(h)` for every heap, in parallel for long inputs.
+///
+/// # Errors
+/// [`Error::Invalid`] naming the first heap whose value is unknown.
 pub fn heap_values(vals: &HeapValues, heaps: &[u64]) -> Result<Vec<u64>> {
     check_heaps(vals, heaps)?;
     if heaps.len() < PAR_HEAPS {
@@ -156,6 +177,10 @@ fn check_heaps(vals: &HeapValues, heaps: &[u64]) -> Result<()> {
 
 /// For each row of `heaps` (row-major, `width` heaps per row): whether the sum of its heaps is a
 /// P-position (the XOR of their values is 0). Rows run in parallel.
+///
+/// # Errors
+/// [`Error::Invalid`] for a heap whose value is unknown, or heaps that do not make rows
+/// of `width`.
 pub fn outcomes(vals: &HeapValues, heaps: &[u64], width: usize) -> Result<Vec<bool>> {
     check_heaps(vals, heaps)?;
     if width == 0 {
@@ -176,6 +201,9 @@ pub fn outcomes(vals: &HeapValues, heaps: &[u64], width: usize) -> Result<Vec<bo
 
 /// For each heap `heaps[i]`: whether it has an option worth `targets[i]` (so that moving there
 /// wins when `targets[i] = G(heaps[i]) ^ X` for a sum of nim-sum `X`). Heaps run in parallel.
+///
+/// # Errors
+/// [`Error::Invalid`] when the lengths differ, or as [`search()`] for a heap.
 pub fn has_option_with_value(
     rule: &HeapRule,
     vals: &HeapValues,

@@ -38,6 +38,9 @@ fn checked_set(mut set: Vec<u64>, what: &str) -> Result<Vec<u64>> {
 
 impl Subtraction {
     /// A finite subtraction set; members must be positive.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a member 0.
     pub fn finite(set: Vec<u64>) -> Result<Self> {
         Ok(Subtraction::Finite(checked_set(
             set,
@@ -46,12 +49,18 @@ impl Subtraction {
     }
 
     /// Remove any number of tokens except the members of `set`.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a member 0.
     pub fn all_but(set: Vec<u64>) -> Result<Self> {
         Ok(Subtraction::AllBut(checked_set(set, "the excluded set")?))
     }
 
     /// A rule by name: `finite` and `all_but` take `members`; `squares`, `at_most_half` and
     /// `proper_divisors` take none. (The names the Python layer uses.)
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for an unknown name or a member 0.
     pub fn from_kind(kind: &str, members: Vec<u64>) -> Result<Self> {
         match kind {
             "finite" => Subtraction::finite(members),

@@ -29,6 +29,7 @@ pub struct Digit {
 }
 
 impl Digit {
+    /// The digit 0: no move.
     pub const ZERO: Digit = Digit {
         counts: 0,
         unequal: false,
@@ -54,6 +55,9 @@ pub struct TakeAndBreak {
 
 impl TakeAndBreak {
     /// Parses a code; errors name the offending character and its position.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] with the message, the code and the position.
     pub fn parse(code: &str) -> Result<Self> {
         Parser {
             chars: code.char_indices().collect(),

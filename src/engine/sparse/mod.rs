@@ -106,6 +106,7 @@ pub struct SparseOptions {
     /// already known, and sized so that it holds about `block_work` pairs of work (estimated
     /// from the previous block), enough for the threads to share.
     pub block: usize,
+    /// Pairs of work a block aims at (see `block`).
     pub block_work: u64,
     /// Least heaps per parallel task in the first part of a block (more when each heap has
     /// little work).
@@ -145,9 +146,10 @@ impl Default for SparseOptions {
 /// Work counters, for benchmarks and tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SparseStats {
-    /// Heaps computed in sparse mode and by full search (those computed again after a refuted
-    /// provisional value included).
+    /// Heaps computed in sparse mode (those computed again after a refuted provisional value
+    /// included).
     pub sparse_heaps: u64,
+    /// Heaps computed by full search (likewise).
     pub dense_heaps: u64,
     /// Times the mask changed (the first choice included).
     pub mask_changes: u64,
@@ -155,17 +157,18 @@ pub struct SparseStats {
     pub rare_pairs: u64,
     /// Pairs whose values were all recorded: full searches (dense mode) and the prefixes.
     pub full_pairs: u64,
-    /// Heaps whose rare values below the candidate had to be searched for, and the pairs those
-    /// searches looked at.
+    /// Heaps whose rare values below the candidate had to be searched for.
     pub searches: u64,
+    /// Pairs those searches looked at.
     pub search_pairs: u64,
     /// Values those searches found.
     pub search_found: u64,
     /// Provisional values refuted (each ends its block early).
     pub refuted: u64,
-    /// Wall time (nanoseconds) of the parallel parts of the blocks and of their sequential part
-    /// (the only statistic that depends on the machine).
+    /// Wall time (nanoseconds) of the parallel parts of the blocks (this and the next are the
+    /// only statistics that depend on the machine).
     pub parallel_ns: u64,
+    /// Wall time (nanoseconds) of the sequential parts of the blocks.
     pub sequential_ns: u64,
 }
 
@@ -355,10 +358,17 @@ impl TakeAndBreakSparse {
 
     /// The solver for `rule`, or [`Error::Invalid`] for codes it does not handle (a repeated
     /// group, or digits that leave three heaps): use [`super::TakeAndBreakExact`] for those.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] as [`TakeAndBreakSparse::with_options`].
     pub fn new(rule: TakeAndBreak) -> Result<Self> {
         Self::with_options(rule, SparseOptions::default())
     }
 
+    /// [`TakeAndBreakSparse::new`] with tuning knobs.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a code with a repeated group or one that leaves three heaps.
     pub fn with_options(rule: TakeAndBreak, opts: SparseOptions) -> Result<Self> {
         if rule.is_infinite() {
             return Err(Error::Invalid(format!(
@@ -415,10 +425,12 @@ impl TakeAndBreakSparse {
         })
     }
 
+    /// The code.
     pub fn rule(&self) -> &TakeAndBreak {
         &self.rule
     }
 
+    /// The tuning knobs.
     pub fn options(&self) -> SparseOptions {
         self.opts
     }
@@ -433,6 +445,7 @@ impl TakeAndBreakSparse {
         &self.rare
     }
 
+    /// Number of rare heaps among those computed.
     pub fn rare_count(&self) -> usize {
         self.rare.len()
     }
@@ -442,6 +455,7 @@ impl TakeAndBreakSparse {
         self.done - self.rare.len()
     }
 
+    /// The largest rare heap computed, if any.
     pub fn last_rare(&self) -> Option<usize> {
         self.rare.last().copied()
     }
@@ -456,6 +470,7 @@ impl TakeAndBreakSparse {
         self.dense
     }
 
+    /// Work counters since the engine was made.
     pub fn stats(&self) -> SparseStats {
         self.stats
     }
