@@ -54,7 +54,7 @@ def test_bad_code_gets_an_error_row():
     df = gr.survey(["0.77", "0.7x", "0..1"], max_n=2**10, progress=False)
     assert df.code.tolist() == ["0.77", "0.7x", "0..1"]
     assert pd.isna(df.error[0])
-    assert "position 3" in df.error[1] and "ValueError" in df.error[1]
+    assert "position 3" in df.error[1] and "CodeError" in df.error[1]
     assert pd.isna(df.period[1])
 
 
