@@ -45,8 +45,7 @@ class Sequence:
     def sparse_space(self, n: int) -> dict[str, Any]:
         """The best mask of G(0..n): mask, parity, n, rare_positions (a uint64 array)."""
 
-class CycleError(ValueError):
-    """A game graph has a cycle. args: (message, vertex ids of one cycle in edge order)."""
+from grundy.exceptions import CycleError as CycleError
 
 class Graph:
     """An explicit game graph in CSR form; built and solved without the GIL."""

@@ -15,6 +15,7 @@ import numpy as np
 from . import _core, display
 from ._progress import CHECKPOINT_EVERY, Run
 from ._validate import as_count, as_heap
+from .exceptions import NoPeriodError
 from .periodicity import DEFAULT_MAX_N, DIRECT_LIMIT, Periodicity, SparseSpace
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ class Game:
         if h < DIRECT_LIMIT:
             self._ensure(h + 1)
             return self._seq.get(h)
-        raise ValueError(
+        raise NoPeriodError(
             f"no period of {self._constructor()} is proven within the {len(self._seq)} values examined, so G({h}) "
             f"cannot be read off a period: call .periodicity(max_n=...) with a larger bound, or "
             f".values({h} + 1) to compute it directly"

@@ -332,8 +332,8 @@ class GameGraph:
         if self._values is None:
             try:
                 self._values = self._core.values(threads)
-            except _core.CycleError as e:
-                raise CycleError([self.label(i) for i in e.args[1]]) from None
+            except CycleError as e:
+                raise CycleError([self.label(i) for i in e.cycle]) from None
         return self._values.copy()
 
     def _cached(self) -> np.ndarray:

@@ -39,6 +39,7 @@ from typing import IO, Any
 import numpy as np
 
 from . import _core
+from .exceptions import InvalidFileError
 from .games import Game, Subtraction, TakeAndBreak
 from .periodicity import Periodicity
 
@@ -120,12 +121,8 @@ def load(path: str | os.PathLike[str]) -> Game:
 
 
 # -- reading ------------------------------------------------------------------------------------
-class _Invalid(ValueError):
-    """A file that is not a valid grundy file (a ValueError)."""
-
-
-def _bad(path: Any, why: str) -> ValueError:
-    return _Invalid(f"{os.fspath(path)!s} is not a valid grundy file: {why}")
+def _bad(path: Any, why: str) -> InvalidFileError:
+    return InvalidFileError(f"{os.fspath(path)!s} is not a valid grundy file: {why}")
 
 
 def _read(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray]:
@@ -142,7 +139,7 @@ def _read(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray]:
                 if missing:
                     raise _bad(path, f"entries {missing} are missing (corrupted, or not written by gr.save)")
                 entries = {k: z[k] for k in _ENTRIES}
-        except _Invalid:
+        except InvalidFileError:
             raise
         except MemoryError:
             raise _bad(path, "a damaged header asks for more memory than there is") from None

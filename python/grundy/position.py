@@ -28,6 +28,7 @@ import numpy as np
 
 from . import _core
 from ._validate import as_count
+from .exceptions import SearchLimitError
 from .games import Game, Subtraction, TakeAndBreak
 from .graph import GameGraph
 from .heap_game import HeapGame
@@ -669,9 +670,10 @@ class Position:
             if rule is None:
                 top = int(b.heaps.max())
                 if top > limit:
-                    raise ValueError(
+                    raise SearchLimitError(
                         f"the misère search tabulates the options of every heap up to {top} of "
-                        f"{_game_name(b.game)}, more than max_positions = {limit}; try smaller heaps"
+                        f"{_game_name(b.game)}, more than max_positions = {limit}; try smaller heaps",
+                        limit,
                     )
                 rule = _option_table(b.game, top)
             games.append(rule)
@@ -823,9 +825,10 @@ def outcomes(
         if rule is None:
             top = int(arr.max())
             if top > _limit(max_positions):
-                raise ValueError(
+                raise SearchLimitError(
                     f"the misère search tabulates the options of every heap up to {top}, more than "
-                    f"max_positions = {_limit(max_positions)}; try smaller heaps"
+                    f"max_positions = {_limit(max_positions)}; try smaller heaps",
+                    _limit(max_positions),
                 )
             rule = _option_table(game, top)
         return _core.misere_outcomes([rule], arr, _limit(max_positions))

@@ -69,13 +69,10 @@ impl From<Error> for PyErr {
             Error::SearchLimit { limit, .. } => {
                 Python::attach(|py| grundy_exception(py, "SearchLimitError", (&msg, limit), &msg))
             }
-            Error::Cycle(ids) => Python::attach(|py| {
-                let err = grundy_exception(py, "CycleError", (ids.clone(), &msg), &msg);
-                // `GameGraph` reads the ids from `args[1]` (as it did from the former
-                // `_core.CycleError`) to name the vertices by their labels.
-                let _ = err.value(py).setattr("args", (&msg, ids));
-                err
-            }),
+            // `.cycle` holds vertex ids; `GameGraph` re-raises with its labels.
+            Error::Cycle(ids) => {
+                Python::attach(|py| grundy_exception(py, "CycleError", (ids, &msg), &msg))
+            }
             Error::Invalid(_) => PyValueError::new_err(msg),
             Error::Memory { .. } => PyMemoryError::new_err(msg),
             Error::Interrupted => PyKeyboardInterrupt::new_err(msg),
