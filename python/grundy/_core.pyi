@@ -5,6 +5,8 @@ from typing import Any
 
 import numpy as np
 
+from grundy.exceptions import CycleError as CycleError
+
 __version__: str
 
 class Sequence:
@@ -44,8 +46,6 @@ class Sequence:
     def unproven_reason(self) -> str | None: ...
     def sparse_space(self, n: int) -> dict[str, Any]:
         """The best mask of G(0..n): mask, parity, n, rare_positions (a uint64 array)."""
-
-from grundy.exceptions import CycleError as CycleError
 
 class Graph:
     """An explicit game graph in CSR form; built and solved without the GIL."""
