@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import grundy as gr
-from grundy.survey import COLUMNS, expand
+from grundy._survey import COLUMNS, expand
 
 KNOWN = {"0.77": (71, 12), "0.137": (52, 34), "0.45": (498, 20), "0.156": (3479, 349)}
 

@@ -12,6 +12,7 @@ Move(component=0, before=10, after=(9,))
 """
 
 from ._core import __version__
+from ._survey import survey
 from .exceptions import CodeError, CycleError, GrundyError, InvalidFileError, NoPeriodError, SearchLimitError
 from .games import (
     Game,
@@ -28,7 +29,6 @@ from .io import load, save
 from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
-from .survey import survey
 
 __all__ = [
     "CodeError",

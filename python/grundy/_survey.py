@@ -14,14 +14,17 @@ import os
 import time
 import warnings
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._validate import as_count
+from .exceptions import GrundyError
 from .games import Game, Subtraction, TakeAndBreak
 from .periodicity import DEFAULT_MAX_N
+
+if TYPE_CHECKING:  # pandas is imported when a survey runs, not on `import grundy`
+    import pandas as pd
 
 #: Refuse patterns that expand to more games than this (8^7 is about two million).
 MAX_PATTERN_GAMES = 8**7
@@ -115,7 +118,7 @@ def survey_one(spec: tuple, max_n: int) -> tuple[dict, np.ndarray | None]:
             row.update(mask=s.mask, rare_count=s.rare_count, last_rare=s.last_rare)
         except ValueError:
             pass  # values too large for a sparse-space analysis: leave the columns empty
-    except Exception as e:  # one bad game gets an error row; the survey goes on
+    except (GrundyError, MemoryError) as e:  # a bad code or a refused size: an error row, the survey goes on
         row["error"] = f"{type(e).__name__}: {e}"
         values = None
     row["seconds"] = time.perf_counter() - t0
@@ -215,6 +218,8 @@ def survey(
     same = _same_as(rows, [results[i][1] for i in order])
     for r, s in zip(rows, same, strict=True):
         r["same_as"] = s
+    import pandas as pd
+
     df = pd.DataFrame(rows, columns=COLUMNS)
     for c in _INT_COLUMNS:
         df[c] = df[c].astype("Int64")
