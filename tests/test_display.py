@@ -6,11 +6,11 @@ import re
 import numpy as np
 
 import grundy as gr
-import grundy.display
+import grundy._display
+import grundy._plot
 import grundy.games
 import grundy.io
 import grundy.periodicity
-import grundy.plot
 
 
 def _cells(html):
@@ -34,7 +34,7 @@ def test_game_html_shows_values_period_and_sparse_space():
     assert f"G(0..499): 500 values, largest {int(v.max())}" in html
     # The first values table: heap sizes 0..29 over G(0..29).
     cells = _cells(html)
-    k = grundy.display.HTML_VALUES
+    k = grundy._display.HTML_VALUES
     assert cells[:k] == list(range(k)) and cells[k : 2 * k] == v[:k].tolist()
     p = g.periodicity()
     s = g.sparse_space(500)
@@ -47,7 +47,7 @@ def test_plain_repr_lists_the_first_values_and_the_period():
     g = gr.Subtraction([1, 2, 4])
     assert repr(g) == "Subtraction([1, 2, 4])"
     v = g.values(40)
-    first = " ".join(map(str, v[: grundy.display.REPR_VALUES].tolist()))
+    first = " ".join(map(str, v[: grundy._display.REPR_VALUES].tolist()))
     assert repr(g) == f"Subtraction([1, 2, 4])  # 40 values: {first} ..."
     p = g.periodicity()
     assert repr(g).endswith(f"period {p.period} from n = {p.preperiod} (proven)")
@@ -78,7 +78,7 @@ def test_periodicity_html():
         assert re.search(rf">{label}</th><td[^>]*>{value}<", html)
     assert "proven" in html and "Guy and Smith" in html
     cells = _cells(html.split(">one period<")[1])  # heap sizes, then values
-    k = min(p.period, grundy.display.HTML_VALUES)  # 34: cut at 30, with an ellipsis
+    k = min(p.period, grundy._display.HTML_VALUES)  # 34: cut at 30, with an ellipsis
     assert cells[:k] == list(range(p.preperiod, p.preperiod + k))
     assert cells[k : 2 * k] == list(p.base[:k]) and "&hellip;" in html
     none = gr.grundys_game().periodicity(max_n=1024)._repr_html_()
@@ -121,17 +121,17 @@ def test_value_table_text_and_html():
 
 
 def test_long_tables_are_cut():
-    t = grundy.display.ValueTable(np.arange(10_000) % 7, width=10)
+    t = grundy._display.ValueTable(np.arange(10_000) % 7, width=10)
     text = str(t)
-    assert len(text.splitlines()) == grundy.display.TABLE_ROWS + 2 and "..." in text
+    assert len(text.splitlines()) == grundy._display.TABLE_ROWS + 2 and "..." in text
     assert text.splitlines()[-1].split()[0] == "9990"
 
 
 def test_card_helper():
-    html = grundy.display.card("T <1>", [("a", "<i>x</i>"), ("skipped", "")], footer="f")
+    html = grundy._display.card("T <1>", [("a", "<i>x</i>"), ("skipped", "")], footer="f")
     assert "T &lt;1&gt;" in html and "<i>x</i>" in html and "skipped" not in html and ">f<" in html
 
 
 def test_docstring_examples():
-    for module in (grundy.display, grundy.games, grundy.io, grundy.periodicity, grundy.plot):
+    for module in (grundy._display, grundy.games, grundy.io, grundy.periodicity, grundy._plot):
         assert doctest.testmod(module).failed == 0, module.__name__

@@ -12,6 +12,7 @@ Move(component=0, before=10, after=(9,))
 """
 
 from ._core import __version__
+from ._nimsum import nim_sum
 from ._survey import survey
 from .exceptions import CodeError, CycleError, GrundyError, InvalidFileError, NoPeriodError, SearchLimitError
 from .games import (
@@ -26,7 +27,6 @@ from .games import (
 from .graph import GameGraph
 from .heap_game import HeapGame
 from .io import load, save
-from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
 

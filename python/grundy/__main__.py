@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _display
 from .games import Game, Subtraction, TakeAndBreak
 from .periodicity import DEFAULT_MAX_N
 
@@ -72,9 +73,7 @@ def _period(args: argparse.Namespace) -> None:
             )
         )
         return
-    from .display import period_text
-
-    print(f"{game}: {period_text(p)}")
+    print(f"{game}: {_display.period_text(p)}")
     if p.period is not None:
         print(f"preperiod {p.preperiod}, period {p.period}, saltus {p.saltus}")
         print(f"one period: {' '.join(map(str, p.base))}")
@@ -102,9 +101,7 @@ def _sparse(args: argparse.Namespace) -> None:
             )
         )
         return
-    from .display import _sparse_text
-
-    print(f"{game}: {_sparse_text(s)}")
+    print(f"{game}: {_display.sparse_text(s)}")
     print(f"rare values: {' '.join(map(str, s.rare_values))}")
     print(f"rare positions: {' '.join(map(str, rare))}")
 

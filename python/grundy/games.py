@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _core, display
+from . import _core, _display, _plot
+from ._moves import HeapBlock
 from ._progress import CHECKPOINT_EVERY, Run
 from ._validate import as_count, as_heap
 from .exceptions import NoPeriodError
@@ -30,12 +32,18 @@ _MAX_VALUES = 2**62
 class Game:
     """A heap game: a position is a heap of n tokens, a move leaves a sum of smaller heaps.
 
-    Subclasses build the rule; this class holds the cached values.
+    Subclasses build the rule; this class holds the cached values. The underscore methods under
+    "protocol" below are what the rest of the package asks of a game (positions, display, files):
+    a subclass overrides those its rule changes, and nothing outside asks what class a game is.
     """
+
+    #: A name shown beside the rule (``"Kayles"``), or None.
+    name: str | None = None
 
     def __init__(self, seq: _core.Sequence, key: Any) -> None:
         self._seq = seq
         self._key = key
+        self._core_rule: Any = None
         self._proven: Periodicity | None = None
         self._periodicity: Periodicity | None = None
         self._sparse: SparseSpace | None = None
@@ -227,8 +235,100 @@ class Game:
     ) -> _Run:
         return _Run(self, progress, checkpoint, checkpoint_every, desc, threads)
 
+    # -- protocol: what positions, display and files ask of a game ------------------------------
+    @property
+    def is_nim(self) -> bool:
+        """Whether the game is Nim itself: every smaller heap is an option, and nothing else.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.nim().is_nim, gr.kayles().is_nim, gr.Subtraction.all_but([]).is_nim
+        (True, False, True)
+        """
+        return False
+
+    def _heap_rule(self) -> _core.HeapRule | None:
+        """The core's view of the rule for move search (built once), or None for Python rules."""
+        return None
+
+    def _py_options(self, n: int) -> list[tuple[int, ...]]:
+        """The options of heap ``n`` of a rule written in Python, each a sorted tuple, once each."""
+        raise TypeError(f"{self._constructor()} lists its options in the core")  # pragma: no cover
+
+    def _is_option(self, n: int, parts: list[int]) -> bool:
+        """Whether the heaps ``parts`` are an option of a heap of ``n``."""
+        rule = self._heap_rule()
+        if rule is not None:
+            return bool(rule.is_option(n, parts))
+        return tuple(sorted(parts)) in self._py_options(n)
+
+    def _nim_after(self, h: int) -> tuple[int, ...]:
+        """What a Nim move to a heap of ``h`` leaves (a heap of 0 is still a heap here)."""
+        return (h,)
+
+    def _core_values(self) -> _core.Sequence:
+        """The core's cached values, for the core's searches over them."""
+        return self._seq
+
+    def _computed_values(self, k: int | None = None) -> np.ndarray:
+        """The first ``k`` (default: all) of the values computed so far; computes nothing."""
+        n = len(self._seq)
+        return self._seq.array(0, n if k is None else min(k, n))
+
+    def _tail(self, top: int) -> tuple[int, int, int] | None:
+        """Make G(h) known for every h <= top; return the proven period beyond the computed values.
+
+        Follows :meth:`value`: values below ``DIRECT_LIMIT`` are computed, larger heaps need a
+        proven period; otherwise :meth:`value` raises the NoPeriodError that says what to do.
+        None when the table suffices.
+        """
+        if top >= len(self._seq):
+            if self._proven is None and top >= DIRECT_LIMIT:
+                self.periodicity()
+            if self._proven is None:
+                if top < DIRECT_LIMIT:
+                    self._ensure(top + 1)
+                else:
+                    self.value(top)  # raises: no period proven
+        p = self._proven
+        if p is None or p.period is None:
+            return None
+        return (p.preperiod or 0, p.period, p.saltus)
+
+    def _heap_values(self, heaps: np.ndarray) -> np.ndarray:
+        """G of every heap of a ``uint64`` array, through the proven period where needed."""
+        tail = self._tail(int(heaps.max()))
+        return _core.heap_values(self._seq, tail, heaps)
+
+    def _component_block(self, items: Any) -> HeapBlock:
+        """Heaps of this game as components of a :class:`~grundy.Position`."""
+        return HeapBlock.of(self, items)
+
+    def _label(self) -> str:
+        """The game's name in a position's repr."""
+        return repr(self)
+
+    def _describe_html(self) -> str:
+        """The rule, as the notebook display describes it."""
+        return escape(self._constructor())
+
+    @property
+    def known_sparse_space(self) -> SparseSpace | None:
+        """The last :meth:`sparse_space` result, or None; computes nothing.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> g = gr.grundys_game(); g.known_sparse_space is None
+        True
+        >>> g.sparse_space(100) is g.known_sparse_space
+        True
+        """
+        return self._sparse
+
     # -- display and plots ------------------------------------------------------------------------
-    def table(self, n: int, width: int | None = None) -> display.ValueTable:
+    def table(self, n: int, width: int | None = None) -> _display.ValueTable:
         """G(0..n-1) laid out in rows of ``width`` values (default: the known period, else 10),
         the periodic part shaded in notebooks.
 
@@ -244,7 +344,7 @@ class Game:
         if width is None:
             width = p.period if p is not None and p.period and p.period <= 40 else 10
         width = as_count(width, "width")
-        return display.ValueTable(values, width, preperiod=p.preperiod if p else None, title=self._title())
+        return _display.ValueTable(values, width, preperiod=p.preperiod if p else None, title=self._title())
 
     def plot(self, n: int | None = None, *, ax: Axes | None = None, rare: bool = True, **style: Any) -> Axes:
         """Draws G(n) against n for the first ``n`` heap sizes (default: those computed) with
@@ -260,9 +360,7 @@ class Game:
         >>> ax.get_lines()[0].get_ydata()[:6].tolist()
         [0, 1, 2, 3, 1, 4]
         """
-        from . import plot
-
-        return plot.plot_values(self, n, ax=ax, rare=rare, **style)
+        return _plot.plot_values(self, n, ax=ax, rare=rare, **style)
 
     def plot_sparse(self, n: int | None = None, *, ax: Any = None, kind: str = "both") -> Any:
         """Draws the sparse space of G(0..n-1) (``pip install grundy[plot]``): ``kind="positions"``
@@ -274,13 +372,10 @@ class Game:
         >>> import grundy as gr
         >>> left, right = gr.grundys_game().plot_sparse(1000)
         """
-        from . import plot
-
-        return plot.plot_sparse(self, n, ax=ax, kind=kind)
+        return _plot.plot_sparse(self, n, ax=ax, kind=kind)
 
     def _title(self) -> str:
-        name = getattr(self, "name", None)
-        return f"{name} ({self})" if name else str(self)
+        return f"{self.name} ({self})" if self.name else str(self)
 
     def _constructor(self) -> str:
         """The expression that builds this game, as repr() shows it first."""
@@ -294,10 +389,10 @@ class Game:
         )
 
     def __repr__(self) -> str:
-        return self._constructor() + display.game_comment(self)
+        return self._constructor() + _display.game_comment(self)
 
     def _repr_html_(self) -> str:
-        return display.game_html(self)
+        return _display.game_html(self)
 
     # -- identity -------------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -355,6 +450,29 @@ class TakeAndBreak(Game):
 
     def __str__(self) -> str:
         return self.code
+
+    @property
+    def is_nim(self) -> bool:  # noqa: D102 - documented on Game
+        return self.code == "0.[3]"
+
+    def _heap_rule(self) -> _core.HeapRule:
+        if self._core_rule is None:
+            self._core_rule = _core.HeapRule.take_and_break(self.code)
+        return self._core_rule
+
+    def _nim_after(self, h: int) -> tuple[int, ...]:
+        return () if h == 0 else (h,)  # in the code 0.[3] a heap of 0 is no heap
+
+    def _label(self) -> str:
+        return f"{self.name} {self.code}" if self.name else self.code
+
+    def _describe_html(self) -> str:
+        kind = "octal" if self.is_octal else "hexadecimal"
+        extra = "" if self.is_finite else "; a repeated group removes any number of tokens"
+        return (
+            f"<code>{escape(self.code)}</code>: {kind} take-and-break, a move leaves at most "
+            f"{self.max_heaps} heap(s){extra}"
+        )
 
     def _constructor(self) -> str:
         return f"TakeAndBreak({self.code!r})"
@@ -476,6 +594,34 @@ class Subtraction(Game):
         if self.kind == "allowed":
             return super()._rule()
         return {"type": "subtraction", "kind": self.kind, "members": self.members}
+
+    @property
+    def is_nim(self) -> bool:  # noqa: D102 - documented on Game
+        return self.kind == "all_but" and not self.members
+
+    def _heap_rule(self) -> _core.HeapRule | None:
+        if self.kind == "allowed":
+            return None
+        if self._core_rule is None:
+            self._core_rule = _core.HeapRule.subtraction(self.kind, self.members)
+        return self._core_rule
+
+    def _py_options(self, n: int) -> list[tuple[int, ...]]:
+        allowed = self.allowed
+        assert allowed is not None
+        return [(n - k,) for k in range(1, n + 1) if allowed(n, k)]
+
+    def _describe_html(self) -> str:
+        members = ", ".join(map(str, self.members or []))
+        described = {
+            "finite": f"subtract k in {{{members}}}",
+            "all_but": f"subtract any k except {{{members}}}",
+            "squares": "subtract a positive square",
+            "at_most_half": "subtract 1 to floor(n/2)",
+            "proper_divisors": "subtract a proper divisor of n",
+            "allowed": "subtract k when a Python callable allows it",
+        }
+        return described[self.kind]
 
     def __str__(self) -> str:
         return self._constructor()

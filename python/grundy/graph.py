@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, _display
+from ._moves import GraphBlock
 from ._validate import MAX_U64, as_count
 from .exceptions import CycleError
 
@@ -336,6 +337,10 @@ class GameGraph:
                 raise CycleError([self.label(i) for i in e.cycle]) from None
         return self._values.copy()
 
+    def _component_block(self, labels: Any) -> GraphBlock:
+        """Vertices of this graph as components of a :class:`~grundy.Position`."""
+        return GraphBlock.of(self, labels)
+
     def _cached(self) -> np.ndarray:
         if self._values is None:
             self.values()
@@ -372,9 +377,7 @@ class GameGraph:
         return s + ")"
 
     def _repr_html_(self) -> str:
-        from .display import graph_html
-
-        return graph_html(self)
+        return _display.graph_html(self)
 
 
 def _integer_pairs(edges: Any) -> np.ndarray | None:

@@ -84,6 +84,15 @@ class HeapGame(Game):
             out.append(tuple(ints))
         return out
 
+    def _py_options(self, n: int) -> list[tuple[int, ...]]:
+        return sorted({tuple(sorted(o)) for o in self.options(n)})
+
+    def _label(self) -> str:
+        return self._constructor()
+
+    def _describe_html(self) -> str:
+        return "the options of each heap, from a Python callable"
+
     def _constructor(self) -> str:
         rule = getattr(self.rule, "__qualname__", repr(self.rule))
         return f"HeapGame({rule})"

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import _display
+
 #: How many values ``game.periodicity()`` examines at most unless told otherwise.
 DEFAULT_MAX_N = 2**16
 
@@ -65,9 +67,7 @@ class Periodicity:
         return f"{self!r}\n{self.certificate}"
 
     def _repr_html_(self) -> str:
-        from .display import periodicity_html
-
-        return periodicity_html(self)
+        return _display.periodicity_html(self)
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,4 @@ class SparseSpace:
         )
 
     def _repr_html_(self) -> str:
-        from .display import sparse_html
-
-        return sparse_html(self)
+        return _display.sparse_html(self)

@@ -89,8 +89,7 @@ def _count(n: int) -> str:
 
 # -- games ----------------------------------------------------------------------------------------
 def _first(game: Game, k: int) -> tuple[np.ndarray, int]:
-    n = game.computed
-    return game._seq.array(0, min(k, n)), n
+    return game._computed_values(k), game.computed
 
 
 def period_text(p: Periodicity) -> str:
@@ -116,9 +115,8 @@ def game_comment(game: Game) -> str:
     '  # Kayles; 20 values: 0 1 2 3 1 4 3 2 1 4 2 6 ...'
     """
     parts = []
-    name = getattr(game, "name", None)
-    if name:
-        parts.append(str(name))
+    if game.name:
+        parts.append(str(game.name))
     first, n = _first(game, REPR_VALUES)
     if n:
         more = " ..." if n > REPR_VALUES else ""
@@ -127,30 +125,6 @@ def game_comment(game: Game) -> str:
     if p is not None:
         parts.append(period_text(p))
     return f"  # {'; '.join(parts)}" if parts else ""
-
-
-def _rule_html(game: Game) -> str:
-    code = getattr(game, "code", None)
-    if code is not None:
-        kind = "octal" if game.is_octal else "hexadecimal"  # type: ignore[attr-defined]
-        heaps = game.max_heaps  # type: ignore[attr-defined]
-        extra = "" if game.is_finite else "; a repeated group removes any number of tokens"  # type: ignore[attr-defined]
-        return f"<code>{escape(code)}</code>: {kind} take-and-break, a move leaves at most {heaps} heap(s){extra}"
-    kind = getattr(game, "kind", None)
-    members = getattr(game, "members", None)
-    if kind == "finite":
-        return f"subtract k in {{{', '.join(map(str, members or []))}}}"
-    if kind == "all_but":
-        return f"subtract any k except {{{', '.join(map(str, members or []))}}}"
-    described = {
-        "squares": "subtract a positive square",
-        "at_most_half": "subtract 1 to floor(n/2)",
-        "proper_divisors": "subtract a proper divisor of n",
-        "allowed": "subtract k when a Python callable allows it",
-    }
-    if kind in described:
-        return described[kind]
-    return escape(game._constructor())
 
 
 def game_html(game: Game) -> str:
@@ -165,9 +139,9 @@ def game_html(game: Game) -> str:
     """
     first, n = _first(game, HTML_VALUES)
     p = game.known_periodicity
-    rows: list[tuple[str, str]] = [("rule", _rule_html(game))]
+    rows: list[tuple[str, str]] = [("rule", game._describe_html())]
     if n:
-        top = int(game._seq.array(0, n).max())
+        top = int(game._computed_values().max())
         rows.append(("computed", f"G(0..{n - 1}): {_count(n)} values, largest {top}"))
         shade = p.preperiod if p is not None and p.period is not None else None
         rows.append(("first values", values_row(first, more=n > HTML_VALUES, shade_from=shade)))
@@ -178,11 +152,10 @@ def game_html(game: Game) -> str:
         rows.append(("periodicity", f'<span title="{title}">{escape(period_text(p))}</span>'))
     else:
         rows.append(("periodicity", "not searched yet: <code>.periodicity()</code>"))
-    s = game._sparse
+    s = game.known_sparse_space
     if s is not None:
-        rows.append(("sparse space", escape(_sparse_text(s))))
-    name = getattr(game, "name", None)
-    title = f"{name} · {game}" if name else str(game)
+        rows.append(("sparse space", escape(sparse_text(s))))
+    title = f"{game.name} · {game}" if game.name else str(game)
     return card(title, rows)
 
 
@@ -212,7 +185,7 @@ def periodicity_html(p: Periodicity) -> str:
     return card("Periodicity", rows)
 
 
-def _sparse_text(s: SparseSpace) -> str:
+def sparse_text(s: SparseSpace) -> str:
     last = "" if s.last_rare is None else f", the last at n = {s.last_rare}"
     parity = ", flipped at odd n" if s.parity_dependent else ""
     return f"mask {s.mask:#b}{parity}: {_count(s.rare_count)} rare of {_count(s.n)} heap sizes{last}"

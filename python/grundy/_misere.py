@@ -1,0 +1,132 @@
+"""Misère play of sums: misère Nim by its exact rule, anything else by exhaustive search in the core.
+
+Misère play has no sum rule. A sum whose every component is Nim follows misère Nim's rule (play as in
+normal Nim unless that would leave only heaps of size <= 1; then leave an odd number of 1-heaps); any
+other sum is decided by a memoised search over the positions reachable from it, which stops with
+:class:`~grundy.SearchLimitError` after ``max_positions`` distinct positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import _core
+from ._moves import Block, Move, indices, misere_nim_is_p
+from ._validate import as_count
+from .exceptions import SearchLimitError
+
+if TYPE_CHECKING:
+    from .games import Game
+
+__all__ = ["MISERE_MAX_POSITIONS", "limit", "nim_moves", "option_table", "search"]
+
+#: Default limit of the exhaustive misère search: distinct positions examined.
+MISERE_MAX_POSITIONS = 10**6
+
+
+def limit(max_positions: int | None) -> int:
+    """Return the search limit a caller asked for, or the default.
+
+    Examples
+    --------
+    >>> limit(None) == MISERE_MAX_POSITIONS, limit(5)
+    (True, 5)
+    """
+    return MISERE_MAX_POSITIONS if max_positions is None else as_count(max_positions, "max_positions")
+
+
+def option_table(game: Game, top: int, max_positions: int) -> Any:
+    """Tabulate the options of heaps ``0..top`` of a rule written in Python, for the misère search.
+
+    Raises
+    ------
+    SearchLimitError
+        When ``top`` is larger than ``max_positions`` (the table alone would pass the limit).
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> t = option_table(gr.Subtraction(allowed=lambda n, k: k <= 2), 3, 100)
+    >>> type(t).__name__
+    'OptionTable'
+    """
+    if top > max_positions:
+        raise SearchLimitError(
+            f"the misère search tabulates the options of every heap up to {top} of {game._label()}, more than "
+            f"max_positions = {max_positions}; try smaller heaps",
+            max_positions,
+        )
+    opt_start, part_start, parts = [0], [0], []
+    for n in range(top + 1):
+        for o in game._py_options(n):
+            parts.extend(o)
+            part_start.append(len(parts))
+        opt_start.append(len(part_start) - 1)
+    u = np.uint64
+    return _core.OptionTable(np.array(opt_start, u), np.array(part_start, u), np.array(parts, u))
+
+
+def nim_moves(blocks: Sequence[Block], heaps: np.ndarray) -> Iterator[Move]:
+    """Yield every move of a misère Nim sum to a misère P-position.
+
+    Move as in normal Nim unless that leaves only heaps of size <= 1; then leave an odd number of
+    1-heaps. ``heaps`` are the sum's heaps in order, ``blocks`` the blocks holding them.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> pos = gr.Position(gr.nim(), [1, 1, 2])
+    >>> [str(m) for m in nim_moves(pos._blocks, np.array([1, 1, 2], dtype=np.uint64))]
+    ['component 2: 2 -> 1']
+    """
+    h = heaps
+    if misere_nim_is_p(h.reshape(1, -1))[0]:
+        return
+    x = int(_core.nim_sum(h)) if h.size else 0
+    big_others = int(np.count_nonzero(h > 1)) - (h > 1)
+    ones_others = int(np.count_nonzero(h == 1)) - (h == 1)
+    target = h ^ np.uint64(x)
+    # (a) nim-sum 0 with some heap > 1 left.
+    a = (target < h) & ((big_others > 0) | (target > 1))
+    # (b) only heaps <= 1 left, an odd number of them 1.
+    one = (ones_others % 2 == 0).astype(np.uint64)
+    b = (big_others == 0) & (one < h)
+    owner = np.repeat(np.arange(len(blocks)), [len(blk) for blk in blocks])
+    for i in indices(a | b):
+        blk = blocks[owner[i]]
+        for ok, to in ((a[i], int(target[i])), (b[i], int(one[i]))):
+            if ok:
+                yield Move(i, int(h[i]), blk.nim_after(to))
+
+
+def search(blocks: Sequence[Block], max_positions: int, want_moves: bool) -> tuple[bool, list[Move]]:
+    """Decide a sum by exhaustive search: whether it is a misère P-position, and its winning moves.
+
+    Raises
+    ------
+    SearchLimitError
+        After ``max_positions`` distinct positions.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> search(gr.Position(gr.kayles(), [2, 2])._blocks, 1000, True)
+    (True, [])
+    """
+    games: list[Any] = []
+    root: list[tuple[int, int]] = []
+    for g, b in enumerate(blocks):
+        core, ids = b.misere_root(max_positions)
+        games.append(core)
+        root += [(g, i) for i in ids]
+    is_p, moves, _ = _core.misere_search(games, root, max_positions, want_moves)
+    starts = np.cumsum([0] + [len(b) for b in blocks])
+    out = []
+    for c, after in moves:
+        k = int(np.searchsorted(starts, c, side="right")) - 1
+        b, i = blocks[k], c - int(starts[k])
+        out.append(Move(c, b.item(i), b.misere_after(i, after)))
+    return is_p, out
