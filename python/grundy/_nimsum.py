@@ -52,3 +52,6 @@ def nim_sum(heaps: Iterable[int] | np.ndarray) -> int:
     0
     """
     return int(_core.nim_sum(heap_array(heaps)))
+
+
+__all__ = ["heap_array", "nim_sum"]

@@ -14,6 +14,9 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
+from . import _checkpoint
+from ._validate import as_count
+
 if TYPE_CHECKING:
     from .games import Game
 
@@ -32,7 +35,6 @@ def _check_threads(threads: Any) -> int | None:
     """None (every core, or RAYON_NUM_THREADS) or a positive thread count."""
     if threads is None:
         return None
-    from ._validate import as_count
 
     threads = as_count(threads, "threads")
     if threads == 0:
@@ -91,14 +93,12 @@ class Run:
     # -- context ---------------------------------------------------------------------------------
     def __enter__(self) -> Run:
         if self.path is not None:
-            from . import io
-
             self.game._rule()  # TypeError now for rules that cannot be saved
             folder = os.path.dirname(os.path.abspath(self.path))
             if not os.path.isdir(folder):  # now, not at the first checkpoint
                 raise FileNotFoundError(f"the checkpoint's folder {folder} does not exist")
             if os.path.exists(self.path):
-                self.written = io._resume(self.game, self.path)
+                self.written = _checkpoint._resume(self.game, self.path)
                 self.written_period = self.game.known_periodicity
         return self
 
@@ -140,11 +140,9 @@ class Run:
         """Writes the checkpoint now if it would hold more than the file does."""
         if self.path is None:
             return
-        from . import io
-
         count, period = self.game.computed, self.game.known_periodicity
         if count > self.written or period is not self.written_period or not os.path.exists(self.path):
-            io.save(self.game, self.path)
+            _checkpoint.write(self.game, self.path)
             self.written, self.written_period = count, period
         self.last_write = time.monotonic()
 

@@ -229,3 +229,6 @@ def survey(
     return df
 
 
+
+
+__all__ = ["COLUMNS", "MAX_PATTERN_GAMES", "expand", "survey", "survey_one"]

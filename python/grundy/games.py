@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _core, _display, _plot
+from . import _checkpoint, _core, _display, _plot
 from ._moves import HeapBlock
 from ._progress import CHECKPOINT_EVERY, Run
 from ._validate import as_count, as_heap
@@ -266,6 +266,14 @@ class Game:
     def _nim_after(self, h: int) -> tuple[int, ...]:
         """What a Nim move to a heap of ``h`` leaves (a heap of 0 is still a heap here)."""
         return (h,)
+
+    def _seed(self, values: np.ndarray) -> None:
+        """Start from known values G(0..len-1) (from a file), replacing any computed ones."""
+        seq = self._seq
+        if len(seq):
+            seq = _checkpoint.game_from_rule(self._rule())._seq
+        seq.seed(values)
+        self._seq = seq
 
     def _core_values(self) -> _core.Sequence:
         """The core's cached values, for the core's searches over them."""
@@ -625,6 +633,40 @@ class Subtraction(Game):
 
     def __str__(self) -> str:
         return self._constructor()
+
+
+def _int_list(x: Any) -> list[int]:
+    if not isinstance(x, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in x):
+        raise TypeError("members must be a list of integers")
+    return x
+
+
+def _take_and_break_from(rule: dict[str, Any], name: str | None) -> Game:
+    code = rule.get("code")
+    if not isinstance(code, str):
+        raise TypeError("a take_and_break rule needs a 'code' string")
+    return TakeAndBreak(code, name=name)
+
+
+_SUBTRACTION_KINDS = ("finite", "all_but", "squares", "at_most_half", "proper_divisors")
+
+
+def _subtraction_from(rule: dict[str, Any], name: str | None) -> Game:
+    sub, members = rule.get("kind"), rule.get("members")
+    if sub not in _SUBTRACTION_KINDS:
+        raise ValueError(f"unknown subtraction rule {sub!r}")
+    if sub == "finite":
+        return Subtraction(_int_list(members))
+    if sub == "all_but":
+        return Subtraction.all_but(_int_list(members))
+    if members is not None:
+        raise ValueError(f"the subtraction rule {sub} takes no members")
+    game: Game = getattr(Subtraction, sub)()
+    return game
+
+
+# The file format rebuilds games from their saved rule through these (see Game._rule).
+_checkpoint.BUILDERS.update(take_and_break=_take_and_break_from, subtraction=_subtraction_from)
 
 
 def nim() -> TakeAndBreak:

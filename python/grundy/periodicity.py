@@ -113,3 +113,6 @@ class SparseSpace:
 
     def _repr_html_(self) -> str:
         return _display.sparse_html(self)
+
+
+__all__ = ["DEFAULT_MAX_N", "DIRECT_LIMIT", "Periodicity", "SparseSpace"]
