@@ -511,3 +511,20 @@ def test_cli_moves(capsys):
     assert "non-negative" in capsys.readouterr().err
     assert main(["moves", "0.7x", "3"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_position_html_shows_components_nim_sum_outcome_and_a_winning_move():
+    pos = gr.Position(gr.nim(), [10, 12, 5]) + gr.Position(gr.kayles(), [4])
+    html = pos._repr_html_()
+    # nim-sum 10 ^ 12 ^ 5 ^ G_kayles(4) = 3 ^ 1 = 2
+    assert "Nim 0.[3]" in html and "Kayles 0.77" in html and "[10, 12, 5]" in html
+    assert ">2<" in html and "N: the player to move wins" in html
+    assert escape_move(pos.winning_move()) in html
+    lost = gr.Position(gr.nim(), [1, 1])._repr_html_()
+    assert "P: the player to move loses" in lost and "winning move" not in lost
+
+
+def escape_move(move):
+    from html import escape
+
+    return escape(str(move))

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator
+from html import escape
 from typing import Any
 
 import numpy as np
 
-from . import _core, _misere
+from . import _core, _display, _misere
 from ._misere import MISERE_MAX_POSITIONS
 from ._moves import Block, Move, Work, misere_nim_is_p
 from ._validate import as_count
@@ -158,6 +159,24 @@ class Position:
 
     def __repr__(self) -> str:
         return "Position(" + " + ".join(f"{b.label()}: {_short(b.items())}" for b in self._blocks) + ")"
+
+    def _repr_html_(self) -> str:
+        """Show the components, the nim-sum, the outcome and one winning move (notebook display)."""
+        rows = [(b.label(), escape(_short(b.items()))) for b in self._blocks]
+        try:
+            x = self.grundy
+        except ValueError as e:  # e.g. a heap past the computed values with no proven period
+            rows.append(("nim-sum", escape(str(e))))
+            return _display.card(f"Position of {len(self)} components", rows)
+        rows.append(("nim-sum", str(x)))
+        rows.append(("outcome", "P: the player to move loses" if x == 0 else "N: the player to move wins"))
+        if x:
+            try:
+                move = self.winning_move()
+                rows.append(("winning move", escape(str(move))))
+            except ValueError as e:
+                rows.append(("winning move", escape(str(e))))
+        return _display.card(f"Position of {len(self)} components", rows)
 
     # -- values and outcomes --------------------------------------------------------------------
     @property
