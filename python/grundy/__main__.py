@@ -209,6 +209,7 @@ def _add_survey(sub: Any) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's argument parser (``python -m grundy --help`` prints it)."""
     p = argparse.ArgumentParser(
         prog="python -m grundy",
         description="Grundy values, periodicity and sparse space of impartial heap games.",
@@ -224,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line on ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     args = build_parser().parse_args(argv)
     try:
         args.run(args)

@@ -237,8 +237,10 @@ def _digest(meta_bytes: bytes, values: np.ndarray) -> str:
 
 
 def _write_atomic(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None]) -> None:
-    """Writes a file so that ``path`` holds either its old or its new contents, even after a
-    crash: a temporary file in the same folder, flushed and fsynced, renamed over ``path``."""
+    """Write a file so that ``path`` holds either its old or its new contents, even after a crash.
+
+    A temporary file in the same folder, flushed and fsynced, renamed over ``path``.
+    """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a file path, not {type(path).__name__}")
     path = os.fspath(path)

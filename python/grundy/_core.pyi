@@ -27,22 +27,30 @@ class Sequence:
         threads: int | None = None,
         from_period: bool = False,
     ) -> None:
-        """Computes G(0..n) if not yet known; ``progress(done, total)`` is called about every 50 ms
-        (an exception it raises stops the computation, keeping the values computed); ``threads``
+        """Compute G(0..n) if not yet known.
+
+        ``progress(done, total)`` is called about every 50 ms (an exception it raises stops the computation,
+        keeping the values computed); ``threads``
         runs it on a pool of that many threads. ``from_period``: prove a period on the way where a
         theorem applies and fill the rest from it (values beyond a period proven by ``period`` are
-        filled from it either way)."""
+        filled from it either way).
+        """
     def seed(self, values: np.ndarray, progress: Callable[[int, int], Any] | None = None) -> None:
-        """Fills an empty sequence with known values G(0..len(values)) (a uint32 array): the rule
-        rebuilds its state and recomputes a few values (all for rules without a cheap rebuild) to
-        check them. ValueError when a value disagrees with the rule or the sequence is not empty."""
+        """Fill an empty sequence with known values G(0..len(values)) (a uint32 array).
+
+        The rule rebuilds its state and recomputes a few values (all for rules without a cheap rebuild) to
+        check them. ValueError when a value disagrees with the rule or the sequence is not empty.
+        """
     def __len__(self) -> int: ...
     def array(self, start: int, stop: int) -> np.ndarray: ...
     def get(self, i: int) -> int: ...
     def period(self, n: int) -> tuple[dict[str, Any] | None, int | None]:
-        """(found, aim): the earliest credible periodic tail of G(0..n) (preperiod, period, saltus,
-        proven, certificate, checked_to, needed) or None; and the number of values that would prove
-        the longest tail seen repeating, or None."""
+        """Find the earliest credible periodic tail of G(0..n): ``(found, aim)``.
+
+        ``found``: preperiod, period, saltus, proven, certificate, checked_to, needed; or None. And the number
+        of values that would prove
+        the longest tail seen repeating, or None.
+        """
     def unproven_reason(self) -> str | None: ...
     def sparse_space(self, n: int) -> dict[str, Any]:
         """The best mask of G(0..n): mask, parity, n, rare_positions (a uint64 array)."""

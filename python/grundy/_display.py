@@ -39,8 +39,10 @@ _MUTED = "opacity:.6;font-size:11px"
 
 
 def card(title: str, rows: Iterable[tuple[str, str]], footer: str = "") -> str:
-    """An HTML box: a bold ``title`` (plain text, escaped here), then a two-column table of
-    ``(label, html)`` rows (labels are escaped, the html is not), then an optional ``footer``
+    """Build an HTML box: a bold title, a two-column table, an optional footer.
+
+    The ``title`` is plain text (escaped here), then come ``(label, html)`` rows (labels are escaped, the html
+    is not), then an optional ``footer``
     (html). Empty rows are skipped.
 
     >>> card("Kayles", [("code", "0.77")]).count("<tr>")
@@ -62,6 +64,7 @@ def values_row(
     values: Sequence[int] | np.ndarray, start: int = 0, more: bool = False, shade_from: int | None = None
 ) -> str:
     """HTML for a run of values G(start), G(start + 1), ...: heap sizes above, values below.
+
     ``more`` adds an ellipsis column; values at heap sizes >= ``shade_from`` are shaded.
 
     >>> "<td" in values_row([0, 1, 2], start=5)
@@ -128,8 +131,10 @@ def game_comment(game: Game) -> str:
 
 
 def game_html(game: Game) -> str:
-    """The notebook display of a game: its rule, the values computed so far (the first ones
-    shown), the largest value, the known period and sparse space.
+    """The notebook display of a game.
+
+    Its rule, the values computed so far (the first ones shown), the largest value, the known
+    period and sparse space.
 
     >>> import grundy as gr
     >>> g = gr.kayles(); _ = g.values(100); _ = g.periodicity()
@@ -239,8 +244,9 @@ def graph_html(g: GameGraph) -> str:
 
 # -- value tables ---------------------------------------------------------------------------------
 class ValueTable:
-    """Values G(0..n-1) in rows of ``width``, the classic way to look for a period: with the
-    period as the width, periodic columns line up. In a notebook the values from
+    """Values G(0..n-1) in rows of ``width``, the classic way to look for a period.
+
+    With the period as the width, periodic columns line up. In a notebook the values from
     ``preperiod`` on are shaded.
 
     >>> print(ValueTable([0, 1, 2, 0, 1], width=2))

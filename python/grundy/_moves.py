@@ -138,7 +138,7 @@ class Block(Protocol):
         ...
 
     def merge(self, other: Block) -> Block:
-        """This block followed by ``other`` (of the same game)."""
+        """Return this block followed by ``other`` (of the same game)."""
         ...
 
     def moves(self, start: int, work: Work) -> Iterator[Move]:

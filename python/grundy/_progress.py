@@ -111,8 +111,10 @@ class Run:
 
     # -- computing -------------------------------------------------------------------------------
     def ensure(self, n: int, from_period: bool = False) -> None:
-        """Makes G(0..n) available, with the bar and checkpoints; ``from_period``: prove a period on
-        the way where a theorem applies, and fill the rest from it."""
+        """Make G(0..n) available, with the bar and checkpoints.
+
+        ``from_period``: prove a period on the way where a theorem applies, and fill the rest from it.
+        """
         seq = self.game._seq
         if n <= len(seq):
             return

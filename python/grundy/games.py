@@ -133,8 +133,7 @@ class Game:
         checkpoint_every: float = CHECKPOINT_EVERY,
         threads: int | None = None,
     ) -> Periodicity:
-        """Finds where the values become periodic (or arithmetic-periodic) and proves it if a theorem
-        covers the rule.
+        """Find where the values become periodic (or arithmetic-periodic); prove it where a theorem applies.
 
         Computes values as needed, doubling up to ``max_n`` (default ``DEFAULT_MAX_N`` = 2**16) and
         stopping as soon as a period is proven. For rules no theorem covers, it stops once the same
@@ -186,8 +185,9 @@ class Game:
 
     @property
     def known_periodicity(self) -> Periodicity | None:
-        """The last :meth:`periodicity` result (proven, observed, or no period found), or None when
-        none was asked for; computes nothing. :func:`grundy.load` restores it.
+        """The last :meth:`periodicity` result (proven, observed, or no period found), or None.
+
+        None when none was asked for; computes nothing. :func:`grundy.load` restores it.
 
         >>> import grundy as gr
         >>> g = gr.kayles()
@@ -199,8 +199,9 @@ class Game:
         return self._periodicity
 
     def sparse_space(self, n: int, *, progress: bool | None = None) -> SparseSpace:
-        """Rare and common values of G(0..n) under the mask (found automatically) that makes rare
-        positions fewest.
+        """Rare and common values of G(0..n) under the mask that makes rare positions fewest.
+
+        The mask is found automatically.
 
         >>> import grundy as gr
         >>> s = gr.grundys_game().sparse_space(2**12)
@@ -337,8 +338,9 @@ class Game:
 
     # -- display and plots ------------------------------------------------------------------------
     def table(self, n: int, width: int | None = None) -> _display.ValueTable:
-        """G(0..n-1) laid out in rows of ``width`` values (default: the known period, else 10),
-        the periodic part shaded in notebooks.
+        """G(0..n-1) laid out in rows of ``width`` values, the periodic part shaded in notebooks.
+
+        ``width`` defaults to the known period, else 10.
 
         >>> import grundy as gr
         >>> print(gr.Subtraction([1, 2]).table(7, width=3))
@@ -355,8 +357,9 @@ class Game:
         return _display.ValueTable(values, width, preperiod=p.preperiod if p else None, title=self._title())
 
     def plot(self, n: int | None = None, *, ax: Axes | None = None, rare: bool = True, **style: Any) -> Axes:
-        """Draws G(n) against n for the first ``n`` heap sizes (default: those computed) with
-        matplotlib (``pip install grundy[plot]``); returns the Axes.
+        """Draw G(n) against n for the first ``n`` heap sizes (default: those computed); return the Axes.
+
+        Uses matplotlib (``pip install grundy[plot]``).
 
         Marks the preperiod and one period when a period is known (:attr:`known_periodicity`; no
         search is started), and circles the rare values of the sparse space (``rare=False`` to
@@ -371,7 +374,9 @@ class Game:
         return _plot.plot_values(self, n, ax=ax, rare=rare, **style)
 
     def plot_sparse(self, n: int | None = None, *, ax: Any = None, kind: str = "both") -> Any:
-        """Draws the sparse space of G(0..n-1) (``pip install grundy[plot]``): ``kind="positions"``
+        """Draw the sparse space of G(0..n-1) (``pip install grundy[plot]``).
+
+        ``kind="positions"``
         the values with rare ones highlighted, ``"histogram"`` how often each value occurs
         (rare and common stacked), ``"both"`` (default) both side by side, returned as a pair
         of Axes (``ax`` may then be a pair).

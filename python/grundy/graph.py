@@ -301,8 +301,9 @@ class GameGraph:
         return self.num_vertices
 
     def options(self, label: Hashable) -> list[Hashable]:
-        """The labels of the options of a vertex (the positions one move leads to), in edge order,
-        each once.
+        """The labels of the options of a vertex (the positions one move leads to).
+
+        In edge order, each once.
 
         >>> import grundy as gr
         >>> gr.GameGraph({"a": ["b", "c", "b"], "b": [], "c": []}).options("a")
@@ -348,8 +349,7 @@ class GameGraph:
         return self._values
 
     def value(self, label: Hashable) -> int:
-        """The Grundy value of one vertex; 0 exactly when it is a P-position (the player to move
-        loses).
+        """The Grundy value of one vertex: 0 exactly when it is a P-position (the mover loses).
 
         >>> import grundy as gr
         >>> gr.GameGraph({"a": ["b"], "b": []}).value("a")

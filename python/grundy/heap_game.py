@@ -13,8 +13,10 @@ Rule = Callable[[int], Iterable[Iterable[int]]]
 
 
 class HeapGame(Game):
-    """A heap game given by a Python callable ``options(n)``: the options of a heap of ``n``
-    tokens, each a tuple of heap sizes (the heaps the move leaves; ``()`` leaves nothing).
+    """A heap game given by a Python callable ``options(n)``.
+
+    ``options(n)`` lists the options of a heap of ``n`` tokens, each a tuple of heap sizes (the heaps the move
+    leaves; ``()`` leaves nothing).
 
     The value of an option is the XOR of its heaps' values and G(n) is the mex of those; Rust
     does both, Python is called once per heap size. Every part must satisfy ``0 <= part < n``: a
@@ -49,8 +51,9 @@ class HeapGame(Game):
         super().__init__(_core.Sequence.options(options), ("options", id(options)))
 
     def options(self, n: int) -> list[tuple[int, ...]]:
-        """The options of a heap of ``n`` as the rule gives them, each a tuple of heap sizes,
-        checked as :meth:`values` checks them.
+        """The options of a heap of ``n`` as the rule gives them, each a tuple of heap sizes.
+
+        Checked as :meth:`values` checks them.
 
         >>> import grundy as gr
         >>> gr.HeapGame(lambda n: [(n - 1,)] if n else []).options(3)

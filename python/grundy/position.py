@@ -254,8 +254,10 @@ class Position:
     def winning_moves(
         self, misere: bool = False, *, limit: int = MAX_LISTED_MOVES, max_positions: int | None = None
     ) -> list[Move]:
-        """Every winning move, as a list (empty for a P-position); ValueError when there are more
-        than ``limit``, or when finding them all would take more than ``MAX_SEARCH_WORK`` steps.
+        """Every winning move, as a list (empty for a P-position).
+
+        ValueError when there are more than ``limit``, or when finding them all would take more than
+        ``MAX_SEARCH_WORK`` steps.
 
         >>> import grundy as gr
         >>> gr.Position(gr.nim(), [10, 12, 5]).winning_moves()
@@ -283,8 +285,10 @@ class Position:
         return next(self.iter_winning_moves(misere, max_positions=max_positions), None)
 
     def play(self, move: Move) -> Position:
-        """The position after ``move``: component ``move.component`` replaced by the heaps
-        ``move.after`` (a graph vertex by its option). ValueError when the move does not belong
+        """The position after ``move``.
+
+        Component ``move.component`` is replaced by the heaps ``move.after`` (a graph vertex by its option).
+        ValueError when the move does not belong
         to this position.
 
         >>> import grundy as gr
@@ -339,8 +343,9 @@ class Position:
 
 # -- functions ------------------------------------------------------------------------------------
 def equivalent(a: Position, b: Position) -> bool:
-    """Whether two positions are equivalent: interchangeable in any sum, which holds exactly
-    when their sum is a P-position (equal Grundy values).
+    """Whether two positions are equivalent (interchangeable in any sum).
+
+    That holds exactly when their sum is a P-position (equal Grundy values).
 
     >>> import grundy as gr
     >>> gr.equivalent(gr.Position(gr.kayles(), [4]), gr.Position(gr.nim(), [1]))
