@@ -116,7 +116,7 @@ def _count(text: str) -> int:
     return n
 
 
-def _add_values(sub: argparse._SubParsersAction) -> None:
+def _add_values(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v = sub.add_parser("values", help="print G(0..N-1) of a game", description="Print G(0..N-1) of a game.")
     v.add_argument("game", help=GAME_HELP)
     v.add_argument("n", type=_count, help="how many values")
@@ -125,7 +125,7 @@ def _add_values(sub: argparse._SubParsersAction) -> None:
     v.set_defaults(run=_values)
 
 
-def _add_period(sub: argparse._SubParsersAction) -> None:
+def _add_period(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "period",
         help="find (and prove, where a theorem applies) where a game's values become periodic",
@@ -144,7 +144,7 @@ def _add_period(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=_period)
 
 
-def _add_sparse(sub: argparse._SubParsersAction) -> None:
+def _add_sparse(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s = sub.add_parser(
         "sparse",
         help="rare and common values of G(0..N-1) under the best mask",

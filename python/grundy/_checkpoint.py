@@ -232,7 +232,7 @@ def _digest(meta_bytes: bytes, values: np.ndarray) -> str:
     h = hashlib.sha256()
     h.update(len(meta_bytes).to_bytes(8, "little"))
     h.update(meta_bytes)
-    h.update(memoryview(values).cast("B"))
+    h.update(values.tobytes())
     return h.hexdigest()
 
 

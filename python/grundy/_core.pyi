@@ -1,21 +1,71 @@
 """Type stubs of the compiled module (the PyO3 layer over the Rust core)."""
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Literal, TypedDict, final
 
 import numpy as np
 
 from grundy.exceptions import CycleError as CycleError
 
+__all__ = [
+    "__version__",
+    "Sequence",
+    "Graph",
+    "CycleError",
+    "parse_code",
+    "nim_sum",
+    "HeapRule",
+    "OptionTable",
+    "heap_values",
+    "outcomes",
+    "misere_search",
+    "misere_outcomes",
+]
+
 __version__: str
 
+#: The engines a take-and-break sequence can run on.
+_Engine = Literal["auto", "exact", "sparse"]
+#: The built-in subtraction rules.
+_SubtractionKind = Literal["finite", "all_but", "squares", "at_most_half", "proper_divisors"]
+
+class _CodeInfo(TypedDict):
+    """What :func:`parse_code` says of a take-and-break code."""
+
+    canonical: str
+    octal: bool
+    max_heaps: int
+    infinite: bool
+    last_nonzero: int
+    unequal: bool
+
+class _FoundPeriod(TypedDict):
+    """A periodic tail found by :meth:`Sequence.period`."""
+
+    preperiod: int
+    period: int
+    saltus: int
+    proven: bool
+    certificate: str
+    checked_to: int
+    needed: int | None
+
+class _SparseSpaceInfo(TypedDict):
+    """The best mask found by :meth:`Sequence.sparse_space`."""
+
+    mask: int
+    parity: bool
+    n: int
+    rare_positions: np.ndarray
+
+@final
 class Sequence:
     """A rule's cached Grundy values, extended on demand without the GIL."""
 
     @staticmethod
-    def take_and_break(code: str, engine: str = "auto") -> Sequence: ...
+    def take_and_break(code: str, engine: _Engine = "auto") -> Sequence: ...
     @staticmethod
-    def subtraction(kind: str, members: list[int] | None = None) -> Sequence: ...
+    def subtraction(kind: _SubtractionKind, members: list[int] | None = None) -> Sequence: ...
     @staticmethod
     def allowed(allowed: Callable[[int, int], Any]) -> Sequence: ...
     @staticmethod
@@ -44,7 +94,7 @@ class Sequence:
     def __len__(self) -> int: ...
     def array(self, start: int, stop: int) -> np.ndarray: ...
     def get(self, i: int) -> int: ...
-    def period(self, n: int) -> tuple[dict[str, Any] | None, int | None]:
+    def period(self, n: int) -> tuple[_FoundPeriod | None, int | None]:
         """Find the earliest credible periodic tail of G(0..n): ``(found, aim)``.
 
         ``found``: preperiod, period, saltus, proven, certificate, checked_to, needed; or None. And the number
@@ -52,9 +102,10 @@ class Sequence:
         the longest tail seen repeating, or None.
         """
     def unproven_reason(self) -> str | None: ...
-    def sparse_space(self, n: int) -> dict[str, Any]:
+    def sparse_space(self, n: int) -> _SparseSpaceInfo:
         """The best mask of G(0..n): mask, parity, n, rare_positions (a uint64 array)."""
 
+@final
 class Graph:
     """An explicit game graph in CSR form; built and solved without the GIL."""
 
@@ -68,13 +119,14 @@ class Graph:
     def csr(self) -> tuple[np.ndarray, np.ndarray]: ...
     def values(self, threads: int | None = None) -> np.ndarray: ...
 
+@final
 class HeapRule:
     """A built-in heap rule whose options the core lists (take-and-break code or subtraction)."""
 
     @staticmethod
     def take_and_break(code: str) -> HeapRule: ...
     @staticmethod
-    def subtraction(kind: str, members: list[int] | None = None) -> HeapRule: ...
+    def subtraction(kind: _SubtractionKind, members: list[int] | None = None) -> HeapRule: ...
     def is_option(self, n: int, parts: list[int]) -> bool: ...
     def search(
         self,
@@ -90,10 +142,11 @@ class HeapRule:
         self, seq: Sequence, tail: tuple[int, int, int] | None, heaps: np.ndarray, targets: np.ndarray
     ) -> np.ndarray: ...
 
+@final
 class OptionTable:
     """Options of heaps 0..N of a rule written in Python, for the misère search."""
 
-    def __init__(self, opt_start: np.ndarray, part_start: np.ndarray, parts: np.ndarray) -> None: ...
+    def __new__(cls, opt_start: np.ndarray, part_start: np.ndarray, parts: np.ndarray) -> OptionTable: ...
 
 def heap_values(seq: Sequence, tail: tuple[int, int, int] | None, heaps: np.ndarray) -> np.ndarray: ...
 def outcomes(seq: Sequence, tail: tuple[int, int, int] | None, heaps: np.ndarray) -> np.ndarray: ...
@@ -106,5 +159,5 @@ def misere_search(
 def misere_outcomes(
     games: list[HeapRule | OptionTable | Graph], rows: np.ndarray, max_positions: int
 ) -> np.ndarray: ...
-def parse_code(code: str) -> dict[str, Any]: ...
+def parse_code(code: str) -> _CodeInfo: ...
 def nim_sum(heaps: np.ndarray) -> int: ...

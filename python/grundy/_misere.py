@@ -59,7 +59,7 @@ def option_table(game: Game, top: int, max_positions: int) -> Any:
             f"max_positions = {max_positions}; try smaller heaps",
             max_positions,
         )
-    opt_start, part_start, parts = [0], [0], []
+    opt_start, part_start, parts = [0], [0], list[int]()
     for n in range(top + 1):
         for o in game._py_options(n):
             parts.extend(o)

@@ -206,7 +206,8 @@ def misere_nim_is_p(rows: np.ndarray) -> np.ndarray:
     """
     big = np.any(rows > 1, axis=1)
     odd_ones = np.count_nonzero(rows == 1, axis=1) % 2 == 1
-    return np.where(big, np.bitwise_xor.reduce(rows, axis=1) == 0, odd_ones)
+    out: np.ndarray = np.where(big, np.bitwise_xor.reduce(rows, axis=1) == 0, odd_ones)
+    return out
 
 
 def _expand(kind: str, x: Sequence[int]) -> Iterator[tuple[int, ...]]:
@@ -484,7 +485,8 @@ class GraphBlock:
 
     def values(self) -> np.ndarray:
         """Return the vertices' Grundy values, ``uint64``."""
-        return self.game._cached()[self.ids].astype(np.uint64)
+        values: np.ndarray = self.game._cached()[self.ids].astype(np.uint64)
+        return values
 
     def same_game(self, other: Block) -> bool:
         """Whether ``other`` holds vertices of this very graph."""
@@ -546,7 +548,8 @@ class GraphBlock:
             raise ValueError(f"vertex id {int(rows.max())} is not below num_vertices = {self.game.num_vertices}")
         if not misere:
             vals = self.game._cached().astype(np.uint64)[rows]
-            return np.bitwise_xor.reduce(vals, axis=1) == 0
+            is_p: np.ndarray = np.bitwise_xor.reduce(vals, axis=1) == 0
+            return is_p
         return _core.misere_outcomes([self.game._core], rows, limit)
 
     def label(self) -> str:

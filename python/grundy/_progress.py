@@ -36,10 +36,10 @@ def _check_threads(threads: Any) -> int | None:
     if threads is None:
         return None
 
-    threads = as_count(threads, "threads")
-    if threads == 0:
+    k = as_count(threads, "threads")
+    if k == 0:
         raise ValueError("threads must be at least 1")
-    return threads
+    return k
 
 
 def _check_progress(progress: Any) -> bool | None:
@@ -54,10 +54,10 @@ def _check_progress(progress: Any) -> bool | None:
 def _check_every(every: Any) -> float:
     if isinstance(every, bool) or not isinstance(every, (int, float)):
         raise TypeError(f"checkpoint_every must be a number of seconds, not {type(every).__name__}")
-    every = float(every)
-    if not every > 0 or math.isinf(every):
-        raise ValueError(f"checkpoint_every must be a positive number of seconds, got {every}")
-    return every
+    seconds = float(every)
+    if not seconds > 0 or math.isinf(seconds):
+        raise ValueError(f"checkpoint_every must be a positive number of seconds, got {seconds}")
+    return seconds
 
 
 class Run:

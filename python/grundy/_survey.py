@@ -67,7 +67,7 @@ def expand(pattern: str) -> list[str]:
     return out
 
 
-def _spec(rule: Any) -> tuple:
+def _spec(rule: Any) -> tuple[Any, ...]:
     """A picklable description of a rule: codes and built-in rules travel to workers as data."""
     if isinstance(rule, str):
         return ("code", rule)
@@ -80,20 +80,21 @@ def _spec(rule: Any) -> tuple:
     raise TypeError(f"a survey takes codes or games, not {type(rule).__name__} ({rule!r})")
 
 
-def _build(spec: tuple) -> Game:
+def _build(spec: tuple[Any, ...]) -> Game:
     if spec[0] == "code":
         return TakeAndBreak(spec[1])
     if spec[0] == "subtraction":
         kind, members = spec[1], spec[2]
         return Subtraction(members) if kind == "finite" else Subtraction._make(kind, members)
-    return spec[1]
+    game: Game = spec[1]
+    return game
 
 
-def _label(spec: tuple) -> str:
+def _label(spec: tuple[Any, ...]) -> str:
     return spec[1] if spec[0] == "code" else str(spec[-1] if spec[0] == "object" else _build(spec))
 
 
-def survey_one(spec: tuple, max_n: int) -> tuple[dict, np.ndarray | None]:
+def survey_one(spec: tuple[Any, ...], max_n: int) -> tuple[dict[str, Any], np.ndarray | None]:
     """One row of a survey and the values it examined (run in a worker)."""
     t0 = time.perf_counter()
     row: dict[str, Any] = {"code": _label(spec)}
@@ -125,7 +126,7 @@ def survey_one(spec: tuple, max_n: int) -> tuple[dict, np.ndarray | None]:
     return row, values
 
 
-def _same_as(rows: list[dict], values: list[np.ndarray | None]) -> list[str | None]:
+def _same_as(rows: list[dict[str, Any]], values: list[np.ndarray | None]) -> list[str | None]:
     """For each game, the first earlier game whose values agree over the range both examined."""
     out: list[str | None] = []
     seen: list[int] = []
@@ -177,7 +178,7 @@ def survey(
     own = executor is None
     if own:
         executor = concurrent.futures.ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1)
-    results: dict[int, tuple[dict, np.ndarray | None]] = {}
+    results: dict[int, tuple[dict[str, Any], np.ndarray | None]] = {}
     interrupted = False
     try:
         from tqdm.auto import tqdm

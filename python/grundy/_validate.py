@@ -18,17 +18,17 @@ def as_count(n: Any, name: str = "n") -> int:
     if isinstance(n, bool):
         raise TypeError(f"{name} must be an integer, not bool")
     try:
-        n = operator.index(n)
+        k: int = operator.index(n)
     except TypeError:
         raise TypeError(f"{name} must be an integer, not {type(n).__name__} ({n!r})") from None
-    if n < 0:
-        raise ValueError(f"{name} must be non-negative, got {n}")
-    return n
+    if k < 0:
+        raise ValueError(f"{name} must be non-negative, got {k}")
+    return k
 
 
 def as_heap(h: Any, name: str = "heap") -> int:
     """A heap size: a non-negative integer below 2**64."""
-    h = as_count(h, name)
-    if h > MAX_U64:
-        raise ValueError(f"{name} must be below 2**64, got {h}")
-    return h
+    k = as_count(h, name)
+    if k > MAX_U64:
+        raise ValueError(f"{name} must be below 2**64, got {k}")
+    return k

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -22,6 +22,8 @@ from .periodicity import DEFAULT_MAX_N, DIRECT_LIMIT, Periodicity, SparseSpace
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+
+    from ._core import _Engine, _SubtractionKind
 
 Path = str | os.PathLike[str]
 
@@ -409,7 +411,7 @@ class Game:
 
     # -- identity -------------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._key == self._key  # type: ignore[attr-defined]
+        return isinstance(other, Game) and type(other) is type(self) and other._key == self._key
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._key))
@@ -434,7 +436,7 @@ class TakeAndBreak(Game):
     ('0.77', [0, 1, 2, 3, 1, 4])
     """
 
-    def __init__(self, code: str, *, name: str | None = None, engine: str = "auto") -> None:
+    def __init__(self, code: str, *, name: str | None = None, engine: _Engine = "auto") -> None:
         if not isinstance(code, str):
             raise TypeError(f"a take-and-break code must be a str like '0.77', not {type(code).__name__}")
         info = _core.parse_code(code)
@@ -471,7 +473,8 @@ class TakeAndBreak(Game):
     def _heap_rule(self) -> _core.HeapRule:
         if self._core_rule is None:
             self._core_rule = _core.HeapRule.take_and_break(self.code)
-        return self._core_rule
+        rule: _core.HeapRule = self._core_rule
+        return rule
 
     def _nim_after(self, h: int) -> tuple[int, ...]:
         return () if h == 0 else (h,)  # in the code 0.[3] a heap of 0 is no heap
@@ -529,6 +532,10 @@ class Subtraction(Game):
     [0, 1, 0, 1]
     """
 
+    kind: _SubtractionKind | Literal["allowed"]
+    members: list[int] | None
+    allowed: Callable[[int, int], bool] | None
+
     def __init__(
         self,
         subtract: Iterable[int] | None = None,
@@ -547,13 +554,13 @@ class Subtraction(Game):
         members = _members(subtract, "the subtraction set")  # type: ignore[arg-type]
         self._init("finite", members)
 
-    def _init(self, kind: str, members: list[int] | None) -> None:
+    def _init(self, kind: _SubtractionKind, members: list[int] | None) -> None:
         self.kind, self.members, self.allowed = kind, members, None
         seq = _core.Sequence.subtraction(kind, members)
         Game.__init__(self, seq, (kind, tuple(members or ())))
 
     @classmethod
-    def _make(cls, kind: str, members: list[int] | None = None) -> Subtraction:
+    def _make(cls, kind: _SubtractionKind, members: list[int] | None = None) -> Subtraction:
         g = cls.__new__(cls)
         g._init(kind, members)
         return g
@@ -617,7 +624,8 @@ class Subtraction(Game):
             return None
         if self._core_rule is None:
             self._core_rule = _core.HeapRule.subtraction(self.kind, self.members)
-        return self._core_rule
+        rule: _core.HeapRule = self._core_rule
+        return rule
 
     def _py_options(self, n: int) -> list[tuple[int, ...]]:
         allowed = self.allowed

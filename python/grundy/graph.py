@@ -136,7 +136,7 @@ class GameGraph:
         ids = [_int_id(x) for x in (*src, *dst, *keys)]
         if all(i is not None for i in ids):
             m = len(src)
-            hi = max(ids, default=-1)
+            hi = max((i for i in ids if i is not None), default=-1)
             if n is None:
                 n = max(hi + 1, 0)
             for k in keys:  # the dict's keys appear in no edge when they have no options
@@ -336,7 +336,8 @@ class GameGraph:
                 self._values = self._core.values(threads)
             except CycleError as e:
                 raise CycleError([self.label(i) for i in e.cycle]) from None
-        return self._values.copy()
+        values: np.ndarray = self._values.copy()
+        return values
 
     def _component_block(self, labels: Any) -> GraphBlock:
         """Vertices of this graph as components of a :class:`~grundy.Position`."""
