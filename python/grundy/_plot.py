@@ -65,7 +65,9 @@ def plot_values(game: Game, n: int | None = None, *, ax: Axes | None = None, rar
         _, ax = plt.subplots(figsize=(9, 3.6))
     x = np.arange(n)
     big = n > 20_000
-    kw: dict[str, Any] = {"marker": ".", "linestyle": "none", "markersize": 2 if big else 4, "color": "C0", "label": "G(n)"}
+    kw: dict[str, Any] = {
+        "marker": ".", "linestyle": "none", "markersize": 2 if big else 4, "color": "C0", "label": "G(n)"
+    }
     kw.update(style)
     if big:
         kw.setdefault("rasterized", True)
