@@ -11,10 +11,11 @@
 Move(component=0, before=10, after=(9,))
 """
 
+from . import exceptions
 from ._core import __version__
 from ._nimsum import nim_sum
 from ._survey import survey
-from .exceptions import CodeError, CycleError, GrundyError, InvalidFileError, NoPeriodError, SearchLimitError
+from .exceptions import *  # noqa: F403 - the whole hierarchy, listed once in exceptions.__all__
 from .games import (
     Game,
     Subtraction,
@@ -31,12 +32,7 @@ from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
 
 __all__ = [
-    "CodeError",
-    "CycleError",
-    "GrundyError",
-    "InvalidFileError",
-    "NoPeriodError",
-    "SearchLimitError",
+    *exceptions.__all__,
     "DEFAULT_MAX_N",
     "Periodicity",
     "SparseSpace",

@@ -116,9 +116,17 @@ def _count(text: str) -> int:
     return n
 
 
+def _game_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, **kw: Any
+) -> argparse.ArgumentParser:
+    """A subcommand's parser whose first argument is a game."""
+    parser = sub.add_parser(name, **kw)
+    parser.add_argument("game", help=GAME_HELP)
+    return parser
+
+
 def _add_values(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    v = sub.add_parser("values", help="print G(0..N-1) of a game", description="Print G(0..N-1) of a game.")
-    v.add_argument("game", help=GAME_HELP)
+    v = _game_parser(sub, "values", help="print G(0..N-1) of a game", description="Print G(0..N-1) of a game.")
     v.add_argument("n", type=_count, help="how many values")
     v.add_argument("--format", choices=["text", "csv", "json", "npy"], default="text")
     v.add_argument("--checkpoint", metavar="PATH", help="resume from / save progress to this file (gr.save format)")
@@ -126,13 +134,13 @@ def _add_values(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _add_period(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+    p = _game_parser(
+        sub,
         "period",
         help="find (and prove, where a theorem applies) where a game's values become periodic",
         description="Find where G(n) becomes periodic or arithmetic-periodic, and prove it where a theorem "
         "applies (finite octal and hexadecimal codes, finite subtraction sets).",
     )
-    p.add_argument("game", help=GAME_HELP)
     p.add_argument(
         "--max-n",
         type=_count,
@@ -145,12 +153,12 @@ def _add_period(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _add_sparse(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    s = sub.add_parser(
+    s = _game_parser(
+        sub,
         "sparse",
         help="rare and common values of G(0..N-1) under the best mask",
         description="Sparse space of G(0..N-1): the mask that makes rare values fewest, and where they occur.",
     )
-    s.add_argument("game", help=GAME_HELP)
     s.add_argument("n", type=_count, help="how many values")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=_sparse)
@@ -172,11 +180,11 @@ def _moves(args: argparse.Namespace) -> None:
 
 
 def _add_moves(sub: Any) -> None:
-    m = sub.add_parser(
+    m = _game_parser(
+        sub,
         "moves",
         help="print the winning moves of a sum of heaps, one per line (or say it is a P-position)",
     )
-    m.add_argument("game", help=GAME_HELP)
     m.add_argument("heaps", nargs="+", type=int, help="heap sizes")
     m.add_argument("--misere", action="store_true", help="misère play: whoever cannot move wins")
     m.add_argument("--limit", type=int, default=100, help="print at most this many moves (default 100)")

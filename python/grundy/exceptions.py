@@ -72,8 +72,11 @@ class NoPeriodError(GrundyError, ValueError):
     Examples
     --------
     >>> import grundy as gr
-    >>> issubclass(gr.NoPeriodError, ValueError)
-    True
+    >>> try:
+    ...     gr.grundys_game().value(2**40)  # Grundy's game: no period is known
+    ... except gr.NoPeriodError as e:
+    ...     str(e)[:48]
+    "no period of TakeAndBreak('4!.0') is proven with"
     """
 
 
