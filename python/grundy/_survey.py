@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import _checkpoint
 from ._validate import as_count
 from .exceptions import GrundyError
-from .games import Game, Subtraction, TakeAndBreak
+from .games import Game, TakeAndBreak
 from .periodicity import DEFAULT_MAX_N
 
 if TYPE_CHECKING:  # pandas is imported when a survey runs, not on `import grundy`
@@ -71,27 +72,27 @@ def _spec(rule: Any) -> tuple[Any, ...]:
     """A picklable description of a rule: codes and built-in rules travel to workers as data."""
     if isinstance(rule, str):
         return ("code", rule)
-    if isinstance(rule, TakeAndBreak):
-        return ("code", rule.code)
-    if isinstance(rule, Subtraction) and rule.kind != "allowed":
-        return ("subtraction", rule.kind, rule.members)
     if isinstance(rule, Game):
-        return ("object", rule)
+        try:  # a rule the file format can rebuild travels as that data
+            return ("rule", rule._rule(), rule.name)
+        except TypeError:  # a Python callable: the game object itself
+            return ("object", rule)
     raise TypeError(f"a survey takes codes or games, not {type(rule).__name__} ({rule!r})")
 
 
 def _build(spec: tuple[Any, ...]) -> Game:
     if spec[0] == "code":
         return TakeAndBreak(spec[1])
-    if spec[0] == "subtraction":
-        kind, members = spec[1], spec[2]
-        return Subtraction(members) if kind == "finite" else Subtraction._make(kind, members)
+    if spec[0] == "rule":
+        return _checkpoint.game_from_rule(spec[1], spec[2])
     game: Game = spec[1]
     return game
 
 
 def _label(spec: tuple[Any, ...]) -> str:
-    return spec[1] if spec[0] == "code" else str(spec[-1] if spec[0] == "object" else _build(spec))
+    if spec[0] == "code":
+        return str(spec[1])
+    return str(spec[1] if spec[0] == "object" else _build(spec))
 
 
 def survey_one(spec: tuple[Any, ...], max_n: int) -> tuple[dict[str, Any], np.ndarray | None]:
