@@ -12,6 +12,7 @@ Move(component=0, before=10, after=(9,))
 """
 
 from ._core import __version__
+from ._survey import SurveySummary, load_survey, survey, survey_summary
 from .exceptions import CodeError, CycleError, GrundyError, InvalidFileError, NoPeriodError, SearchLimitError
 from .games import (
     Game,
@@ -28,7 +29,6 @@ from .io import load, save
 from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
-from .survey import survey
 
 __all__ = [
     "CodeError",
@@ -56,6 +56,9 @@ __all__ = [
     "nim",
     "nim_sum",
     "survey",
+    "survey_summary",
+    "load_survey",
+    "SurveySummary",
     "outcomes",
     "save",
 ]

@@ -187,7 +187,7 @@ def _add_moves(sub: Any) -> None:
 
 
 def _survey(args: argparse.Namespace) -> None:
-    from .survey import survey
+    from ._survey import survey
 
     df = survey(args.pattern, max_n=args.max_n, threads=args.threads, progress=None if args.progress else False)
     if args.csv:
