@@ -79,7 +79,7 @@ _INT_COLUMNS = ["preperiod", "period", "saltus", "max_value", "mask", "rare_coun
 #: What the ``status`` column says.
 STATUSES = {
     "proven": "a theorem proves the period for every heap size",
-    "observed": "a period was seen at two sizes; no theorem covers the rule",
+    "observed": "a period was seen at two sizes, and no theorem covers the rule",
     "max_n": "max_n values were examined without a proof",
     "timeout": "the per-game timeout passed; checked_to says how far it got",
     "error": "the game could not be computed (a bad code, a search limit); see error",
@@ -291,7 +291,7 @@ def survey_one(
         values = game.values(n, progress=False)
         max_value = int(values.max()) if n else 0
         row.update(
-            status="proven" if p.proven else "max_n" if n >= max_n else "observed",
+            status=_status(p, game, max_n),
             preperiod=p.preperiod,
             period=p.period,
             saltus=p.saltus if p.period is not None else None,
@@ -312,6 +312,14 @@ def survey_one(
         row.update(status="error", error=f"{type(e).__name__}: {e}")
     row["seconds"] = time.perf_counter() - t0
     return row, fp
+
+
+def _status(p: Any, game: Game, max_n: int) -> str:
+    if p.proven:
+        return "proven"
+    if p.period is not None and game._seq.unproven_reason() is not None:
+        return "observed"  # no theorem covers the rule: more values would not prove it
+    return "max_n" if p.checked_to >= max_n else "observed"
 
 
 def _prefix_digest(spec: tuple, length: int) -> str:
@@ -432,6 +440,8 @@ def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
         df[c] = df[c].astype("Int64")
     df["proven"] = df["proven"].astype("boolean")
     df["seconds"] = df["seconds"].astype(float)
+    for c in ("code", "status", "same_as", "error"):  # the same dtype under pandas 2 and 3
+        df[c] = df[c].astype("string")
     return df
 
 
@@ -637,7 +647,8 @@ def survey(
 def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
     """A survey store (:func:`survey` ``store=``) as a DataFrame: one row per game it holds.
 
-    Games appear in the order of the last survey that used the store, then any others. Besides the
+    Games appear in the order of the last survey that used the store, then any others (codes that
+    do not parse are not stored). Besides the
     columns of :func:`survey` (``same_as`` recomputed from the stored fingerprints over this
     order), it has ``max_n`` and ``timeout`` (what the game ran under) and ``computed`` (how many
     times a survey computed the game: 1 unless it was resumed with a larger ``max_n`` or timeout).
