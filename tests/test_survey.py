@@ -1,15 +1,43 @@
-"""Surveys: known rows, patterns, error rows, interruption, and a real Dask cluster."""
+"""Surveys: known rows, patterns, same_as from fingerprints, error and timeout rows, the store."""
 
 import concurrent.futures
 import multiprocessing
+import os
+import sqlite3
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import grundy as gr
-from grundy._survey import COLUMNS, expand
+from grundy._survey import COLUMNS, _same_as, expand, fingerprint
 
+# Published: Berlekamp, Conway & Guy, Winning Ways, ch. 4 (preperiod, period; saltus 0).
 KNOWN = {"0.77": (71, 12), "0.137": (52, 34), "0.45": (498, 20), "0.156": (3479, 349)}
+
+
+def none(x):
+    return None if pd.isna(x) else x
+
+
+def naive_same_as(codes, arrays):
+    """The first earlier game whose values agree over the range both examined, by comparing arrays."""
+    out = []
+    for i, v in enumerate(arrays):
+        match = None
+        if v is not None:
+            for j in range(i):
+                w = arrays[j]
+                if w is None:
+                    continue
+                c = min(len(v), len(w))
+                if c and np.array_equal(v[:c], w[:c]):
+                    match = codes[j]
+                    break
+        out.append(match)
+    return out
 
 
 def test_known_rows():
@@ -18,6 +46,7 @@ def test_known_rows():
     for code, (pre, per) in KNOWN.items():
         row = df[df.code == code].iloc[0]
         assert (row.preperiod, row.period, row.saltus, bool(row.proven)) == (pre, per, 0, True)
+        assert row.status == "proven"
         assert row.checked_to >= 2 * pre + 2 * per
         assert pd.isna(row.error)
     kayles = df[df.code == "0.77"].iloc[0]
@@ -31,31 +60,89 @@ def test_pattern_expansion():
     assert len(set(codes)) == 64
     assert expand("4.?") == [f"4.{d}" for d in range(8)]
     assert expand("0.77") == ["0.77"]
+    hexa = expand("0.?", hexadecimal=True)
+    assert hexa == [f"0.{d:X}" for d in range(16)]
+    assert len(expand("4.???")) == 512 and expand("4.???")[-1] == "4.777"
     with pytest.raises(ValueError):
         expand("0." + "?" * 9)
+    with pytest.raises(ValueError):
+        expand("0." + "?" * 6, hexadecimal=True)
+    with pytest.raises(TypeError):
+        expand("0.?", hexadecimal="yes")
     with pytest.raises(TypeError):
         gr.survey([3.5])
 
 
-def test_pattern_survey_rows_and_same_as():
-    df = gr.survey("0.?7", max_n=2**12, progress=False)
-    assert df.code.tolist() == ["0.07", "0.17", "0.27", "0.37", "0.47", "0.57", "0.67", "0.77"]
-    assert df.set_index("code").loc["0.07", "period"] == 34
-    # Each same_as points at an earlier game with equal values over the common range.
-    games = {c: gr.TakeAndBreak(c) for c in df.code}
-    for _, r in df.iterrows():
-        if isinstance(r.same_as, str):
-            assert df.code.tolist().index(r.same_as) < df.code.tolist().index(r.code)
-            n = min(r.checked_to, df.set_index("code").loc[r.same_as, "checked_to"])
-            assert (games[r.code].values(n) == games[r.same_as].values(n)).all()
+def test_hexadecimal_and_four_families():
+    hexa = gr.survey("0.?", hexadecimal=True, max_n=2**11, progress=False)
+    assert len(hexa) == 16 and hexa.code.tolist()[10:] == ["0.A", "0.B", "0.C", "0.D", "0.E", "0.F"]
+    assert hexa.error.isna().all()
+    # 0.F: remove one token, leave 0-3 heaps; compare each row with the game computed directly.
+    for _, r in hexa.iterrows():
+        p = gr.TakeAndBreak(r.code).periodicity(max_n=2**11)
+        assert (none(r.period), bool(r.proven)) == (p.period, p.proven)
+    four = gr.survey("4.?", max_n=2**11, progress=False)
+    assert four.code.tolist() == [f"4.{d}" for d in range(8)]
+    assert four.error.isna().all()
+    for _, r in four.iterrows():
+        p = gr.TakeAndBreak(r.code).periodicity(max_n=2**11)
+        assert (none(r.period), none(r.preperiod), bool(r.proven)) == (p.period, p.preperiod, p.proven)
+
+
+def test_same_as_agrees_with_arrays_on_64_games():
+    df = gr.survey("0.3??", max_n=2**12, progress=False)
+    assert len(df) == 64
+    arrays = [gr.TakeAndBreak(c).values(n) for c, n in zip(df.code, df.checked_to, strict=True)]
+    got = [None if pd.isna(x) else x for x in df.same_as]
+    assert got == naive_same_as(df.code.tolist(), arrays)
+    assert df.same_as.notna().sum() > 10  # the family has many equal games: the check is not vacuous
+    assert len(set(df.checked_to)) > 1  # and games examined to different ranges
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_same_as_from_fingerprints_matches_arrays(data):
+    """Random value arrays sharing prefixes, of random lengths (powers of two and not)."""
+    k = data.draw(st.integers(1, 8))
+    base = np.random.default_rng(data.draw(st.integers(0, 2**32))).integers(0, 4, 3000, dtype=np.uint32)
+    arrays = []
+    for _ in range(k):
+        n = data.draw(st.sampled_from([0, 1, 5, 1024, 1500, 2048, 2100, 3000]))
+        v = base[:n].copy()
+        flip = data.draw(st.one_of(st.none(), st.integers(0, 2999)))
+        if flip is not None and flip < n:
+            v[flip] += 1
+        arrays.append(v.astype(data.draw(st.sampled_from([np.uint8, np.uint16, np.uint32]))))
+    codes = [f"g{i}" for i in range(k)]
+    asked = []
+
+    def digest(pairs):
+        asked.extend(pairs)
+        return [fingerprint(arrays[i][:c], [c])[0][1] for i, c in pairs]
+
+    got = _same_as(codes, [fingerprint(a) for a in arrays], digest)
+    assert got == naive_same_as(codes, arrays)
+    for i, c in asked:  # only ranges a fingerprint lacks are computed
+        assert c < len(arrays[i]) and c & (c - 1)
 
 
 def test_bad_code_gets_an_error_row():
-    df = gr.survey(["0.77", "0.7x", "0..1"], max_n=2**10, progress=False)
-    assert df.code.tolist() == ["0.77", "0.7x", "0..1"]
-    assert pd.isna(df.error[0])
-    assert "position 3" in df.error[1] and "CodeError" in df.error[1]
-    assert pd.isna(df.period[1])
+    df = gr.survey(["0.77", "0.7x", "0..1", "0.77"], max_n=2**10, progress=False)
+    assert df.code.tolist() == ["0.77", "0.7x", "0..1", "0.77"]
+    assert pd.isna(df.error[0]) and df.status[0] == "proven"
+    assert "position 3" in df.error[1] and df.error[1].startswith("CodeError")
+    assert df.status[1] == df.status[2] == "error"
+    assert pd.isna(df.period[1]) and pd.isna(df.same_as[1])
+    assert df.same_as[3] == "0.77"  # a repeated game is the same as its first occurrence
+    assert df.attrs["computed"] == 1  # and it is computed once
+
+
+def test_unexpected_errors_propagate():
+    def boom(n, k):
+        raise RuntimeError("a bug, not a game error")
+
+    with pytest.raises(RuntimeError, match="a bug"):
+        gr.survey(["0.77", gr.Subtraction(allowed=boom)], max_n=2**10, threads=1, progress=False)
 
 
 def test_games_and_callables_in_process():
@@ -63,9 +150,23 @@ def test_games_and_callables_in_process():
                    max_n=2**11, progress=False)
     assert df.period.tolist() == [12, 4, 5]
     assert df.proven.tolist() == [True, True, False]
+    assert df.status.tolist() == ["proven", "proven", "observed"]
     with pytest.raises(TypeError):
         with concurrent.futures.ThreadPoolExecutor(1) as ex:
             gr.survey([gr.Subtraction(allowed=lambda n, k: True)], executor=ex)
+
+
+def test_timeout_row():
+    # Remove a square: no period, and as a Python callable slow per value.
+    slow = gr.Subtraction(allowed=lambda n, k: int(k**0.5) ** 2 == k)
+    df = gr.survey([slow, "0.77"], max_n=2**20, timeout=2, threads=1, progress=False)
+    assert df.status.tolist() == ["timeout", "proven"]
+    assert "timeout" in df.error[0] and pd.isna(df.error[1])
+    assert 0 < df.checked_to[0] < 2**20 and pd.isna(df.proven[0])
+    with pytest.raises(ValueError):
+        gr.survey(["0.77"], timeout=0)
+    with pytest.raises(TypeError):
+        gr.survey(["0.77"], timeout="1")
 
 
 def test_interrupt_keeps_finished_rows():
@@ -79,6 +180,74 @@ def test_interrupt_keeps_finished_rows():
     assert len(df) < 3
 
 
+def test_store_rerun_computes_nothing_and_larger_max_n_resumes(tmp_path):
+    path = tmp_path / "s.sqlite"
+    family = expand("0.1?") + ["0.7x"]
+    fresh = gr.survey(family, max_n=2**11, progress=False)
+    a = gr.survey(family, max_n=2**11, store=path, progress=False)
+    pd.testing.assert_frame_equal(a.drop(columns="seconds"), fresh.drop(columns="seconds"))
+    assert a.attrs["computed"] == len(fresh) - 1  # the bad code is no computation
+    b = gr.survey(family, max_n=2**11, store=path, progress=False)
+    assert b.attrs["computed"] == 0
+    pd.testing.assert_frame_equal(a, b)  # seconds included: the rows come from the store
+    stored = gr.load_survey(path)  # codes that do not parse are not stored
+    assert stored.code.tolist() == a.code.tolist()[:-1]
+    pd.testing.assert_frame_equal(stored[COLUMNS], a[:-1])
+    # Unproven games keep checkpoints; a larger max_n resumes just those.
+    unproven = a[a.status == "max_n"].code.tolist()
+    assert unproven
+    ck = os.listdir(f"{path}.checkpoints")
+    assert len(ck) == len(unproven)
+    c = gr.survey(family, max_n=2**13, store=path, progress=False)
+    assert c.attrs["computed"] == len(unproven)
+    larger = gr.survey(family, max_n=2**13, progress=False)
+    for code in unproven:
+        r, f = c.set_index("code").loc[code], larger.set_index("code").loc[code]
+        assert (r.status, r.period, r.proven) == (f.status, f.period, f.proven)
+        assert r.checked_to >= 2**11
+    assert gr.load_survey(path).set_index("code").loc[unproven, "computed"].tolist() == [2] * len(unproven)
+
+
+def test_store_refuses_what_it_cannot_hold(tmp_path):
+    with pytest.raises(TypeError, match="callables"):
+        gr.survey([gr.Subtraction(allowed=lambda n, k: True)], store=tmp_path / "s.sqlite")
+    bad = tmp_path / "not.sqlite"
+    bad.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(gr.InvalidFileError):
+        gr.survey(["0.77"], store=bad)
+    with pytest.raises(gr.InvalidFileError):
+        gr.load_survey(bad)
+    with pytest.raises(FileNotFoundError):
+        gr.load_survey(tmp_path / "missing.sqlite")
+    with pytest.raises(FileNotFoundError):
+        gr.survey(["0.77"], store=tmp_path / "no" / "s.sqlite")
+
+
+def test_store_is_readable_while_written(tmp_path):
+    path = tmp_path / "s.sqlite"
+    gr.survey(["0.77"], max_n=2**10, store=path, progress=False)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("SELECT code, computed FROM games").fetchall() == [("0.77", 1)]
+
+
+def test_summary_groups_equal_games():
+    df = gr.survey("0.3??", max_n=2**11, progress=False)
+    s = gr.survey_summary(df)
+    assert s.games == 64 and s.errors == 0
+    assert s.proven == int((df.status == "proven").sum()) and s.proven + s.unproven == 64
+    assert int(s.classes["size"].sum()) == 64
+    for _, c in s.classes.iterrows():
+        for m in c.members:
+            sa = df.set_index("code").at[m, "same_as"]
+            assert m == c.code or sa == c.code
+    assert sorted(s.unproven_games.code) == sorted(df[df.status != "proven"].code)
+    assert (s.unproven_games.checked_to > 0).all()
+    assert "classes of equal games" in str(s)
+    with pytest.raises(ValueError):
+        gr.survey_summary(pd.DataFrame({"x": [1]}))
+
+
 def test_executor_table_equals_in_process():
     codes = ["0.77", "0.137", "0.7x", "0.15", "0.51"]
     a = gr.survey(codes, max_n=2**12, progress=False)
@@ -89,12 +258,12 @@ def test_executor_table_equals_in_process():
     pd.testing.assert_frame_equal(a.drop(columns="seconds"), b.drop(columns="seconds"))
 
 
-def test_dask_cluster_table_equals_in_process():
-    distributed = pytest.importorskip("distributed")
-    codes = expand("0.?6") + ["0.7x", gr.Subtraction([1, 3, 4])]
-    local = gr.survey(codes, max_n=2**12, progress=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        remote = gr.survey(codes, max_n=2**12, executor=client, progress=False)
-        assert len(client.scheduler_info()["workers"]) == 2
-    pd.testing.assert_frame_equal(local.drop(columns="seconds"), remote.drop(columns="seconds"))
+def test_cli_survey_with_store(tmp_path, capsys):
+    from grundy.__main__ import main
+
+    path = tmp_path / "s.sqlite"
+    assert main(["survey", "0.?", "--hex", "--max-n", "1024", "--store", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "0.F" in out and "status" in out
+    assert len(gr.load_survey(path)) == 16
+    assert main(["survey", "0.?", "--max-n", "1024", "--timeout", "0"]) == 2

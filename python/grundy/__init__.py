@@ -14,7 +14,7 @@ Move(component=0, before=10, after=(9,))
 from . import exceptions
 from ._core import __version__
 from ._nimsum import nim_sum
-from ._survey import survey
+from ._survey import SurveySummary, load_survey, survey, survey_summary
 from .exceptions import *  # noqa: F403 - the whole hierarchy, listed once in exceptions.__all__
 from .games import (
     Game,
@@ -52,6 +52,9 @@ __all__ = [
     "nim",
     "nim_sum",
     "survey",
+    "survey_summary",
+    "load_survey",
+    "SurveySummary",
     "outcomes",
     "save",
 ]

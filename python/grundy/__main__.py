@@ -194,7 +194,15 @@ def _add_moves(sub: Any) -> None:
 def _survey(args: argparse.Namespace) -> None:
     from ._survey import survey
 
-    df = survey(args.pattern, max_n=args.max_n, threads=args.threads, progress=None if args.progress else False)
+    df = survey(
+        args.pattern,
+        max_n=args.max_n,
+        threads=args.threads,
+        progress=None if args.progress else False,
+        store=args.store,
+        timeout=args.timeout,
+        hexadecimal=args.hex,
+    )
     if args.csv:
         df.to_csv(args.csv, index=False)
         print(f"{len(df)} games written to {args.csv}", file=sys.stderr)
@@ -213,6 +221,13 @@ def _add_survey(sub: Any) -> None:
     s.add_argument("--csv", metavar="PATH", help="write the table to a CSV file instead of printing it")
     s.add_argument("--threads", type=int, default=None, help="games computed at once (default: every core)")
     s.add_argument("--progress", action="store_true", help="show a progress bar")
+    s.add_argument(
+        "--store",
+        metavar="PATH",
+        help="SQLite file that keeps each finished row; a rerun computes only what is missing",
+    )
+    s.add_argument("--timeout", type=float, default=None, help="seconds per game at most (default: no limit)")
+    s.add_argument("--hex", action="store_true", help="? stands for any hexadecimal digit 0-F")
     s.set_defaults(run=_survey)
 
 

@@ -1,37 +1,66 @@
-"""Surveys of game families: many games at once, in parallel in-process or on a Dask cluster.
+"""Surveys of game families: many games at once, in-process or on a Dask cluster, kept in a store.
+
+A survey computes one row per game (periodicity, sparse space, the range examined). With a store
+(:func:`survey` ``store=``) every finished row is written at once, so a killed driver loses only the
+games in flight and a rerun computes only what is missing. Workers send back a fingerprint of the
+values they examined (hashes of prefixes), never the values, so the driver's memory does not grow
+with the range examined; ``same_as`` is decided from the fingerprints.
+
+pandas is imported when a survey runs or a store is read, not on ``import grundy``.
 
 >>> import grundy as gr
 >>> df = gr.survey(["0.77", "0.137", "0.7x"], max_n=2**12, progress=False)
->>> df["period"].tolist()
-[12, 34, <NA>]
+>>> df["period"].tolist(), df["status"].tolist()
+([12, 34, <NA>], ['proven', 'proven', 'error'])
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import functools
+import hashlib
+import heapq
 import itertools
+import math
 import os
+import re
 import time
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _checkpoint
+from . import _checkpoint, _core
 from ._validate import as_count
-from .exceptions import GrundyError
-from .games import Game, TakeAndBreak
+from .exceptions import CodeError, GrundyError
+from .games import Game, TakeAndBreak, _Run
 from .periodicity import DEFAULT_MAX_N
 
-if TYPE_CHECKING:  # pandas is imported when a survey runs, not on `import grundy`
+if TYPE_CHECKING:
     import pandas as pd
+
+    from ._survey_store import Store
+
+__all__ = ["expand", "load_survey", "survey", "survey_summary", "SurveySummary"]
 
 #: Refuse patterns that expand to more games than this (8^7 is about two million).
 MAX_PATTERN_GAMES = 8**7
 
+#: At most this many games are submitted and not yet finished at any time, so that the driver's
+#: memory for futures stays bounded however large the family.
+MAX_IN_FLIGHT = 1024
+
+#: Games whose fingerprints differ at this prefix length are never compared further.
+BUCKET_PREFIX = 1024
+
+#: Sparse space is analysed only for values below 2**HIST_BITS (``src/engine/sparse_mask.rs``).
+_SPARSE_LIMIT = 2**20
+
 COLUMNS = [
     "code",
+    "status",
     "preperiod",
     "period",
     "saltus",
@@ -47,33 +76,68 @@ COLUMNS = [
 ]
 _INT_COLUMNS = ["preperiod", "period", "saltus", "max_value", "mask", "rare_count", "last_rare", "checked_to"]
 
+#: What the ``status`` column says.
+STATUSES = {
+    "proven": "a theorem proves the period for every heap size",
+    "observed": "a period was seen at two sizes, and no theorem covers the rule",
+    "max_n": "max_n values were examined without a proof",
+    "timeout": "the per-game timeout passed; checked_to says how far it got",
+    "error": "the game could not be computed (a bad code, a search limit); see error",
+}
 
-def expand(pattern: str) -> list[str]:
+
+# -- families -----------------------------------------------------------------------------------
+def expand(pattern: str, *, hexadecimal: bool = False) -> list[str]:
     """Every code matching ``pattern``, where each ``?`` stands for any octal digit 0-7.
 
+    Parameters
+    ----------
+    pattern : str
+        A code with ``?`` holes, such as ``"0.??"`` or ``"4.???"``.
+    hexadecimal : bool, default False
+        Let each ``?`` stand for any hexadecimal digit 0-F instead.
+
+    Returns
+    -------
+    list of str
+        The codes, in increasing order of the digits filled in (the last ``?`` fastest).
+
+    Raises
+    ------
+    ValueError
+        If the pattern expands to more than ``MAX_PATTERN_GAMES`` codes.
+
+    Examples
+    --------
     >>> expand("0.?1")[:3]
     ['0.01', '0.11', '0.21']
-    >>> len(expand("4.???"))
-    512
+    >>> len(expand("4.???")), len(expand("0.??", hexadecimal=True))
+    (512, 256)
     """
     if not isinstance(pattern, str):
         raise TypeError(f"a pattern must be a str like '0.??', not {type(pattern).__name__}")
+    if not isinstance(hexadecimal, bool):
+        raise TypeError(f"hexadecimal must be True or False, not {hexadecimal!r}")
+    digits = "0123456789ABCDEF" if hexadecimal else "01234567"
     holes = pattern.count("?")
-    if 8**holes > MAX_PATTERN_GAMES:
-        raise ValueError(f"pattern {pattern!r} expands to 8^{holes} games; at most {MAX_PATTERN_GAMES} are allowed")
+    if len(digits) ** holes > MAX_PATTERN_GAMES:
+        raise ValueError(
+            f"pattern {pattern!r} expands to {len(digits)}^{holes} games; at most {MAX_PATTERN_GAMES} are allowed"
+        )
     parts = pattern.split("?")
     out = []
-    for digits in itertools.product("01234567", repeat=holes):
-        out.append("".join(p + d for p, d in zip(parts, digits + ("",), strict=True)))
+    for filled in itertools.product(digits, repeat=holes):
+        out.append("".join(p + d for p, d in zip(parts, filled + ("",), strict=True)))
     return out
 
 
+# -- games as data --------------------------------------------------------------------------------
 def _spec(rule: Any) -> tuple[Any, ...]:
     """A picklable description of a rule: codes and built-in rules travel to workers as data."""
     if isinstance(rule, str):
         return ("code", rule)
     if isinstance(rule, Game):
-        try:  # a rule the file format can rebuild travels as that data
+        try:  # a rule the file format can rebuild travels as that data (the game protocol's saved form)
             return ("rule", rule._rule(), rule.name)
         except TypeError:  # a Python callable: the game object itself
             return ("object", rule)
@@ -89,61 +153,321 @@ def _build(spec: tuple[Any, ...]) -> Game:
     return game
 
 
-def _label(spec: tuple[Any, ...]) -> str:
+def _identify(spec: tuple[Any, ...]) -> tuple[str, dict[str, Any] | None, str | None]:
+    """Name a game: its name in the table, its rule as data, and the error of a code that does not parse.
+
+    The rule is None for Python callables; codes are validated here, before anything is submitted.
+    """
     if spec[0] == "code":
-        return str(spec[1])
-    return str(spec[1] if spec[0] == "object" else _build(spec))
+        try:
+            canonical = _core.parse_code(spec[1])["canonical"]
+        except CodeError as e:
+            return spec[1], None, f"CodeError: {e}"
+        return canonical, {"type": "take_and_break", "code": canonical}, None
+    game = _build(spec)
+    try:
+        rule = game._rule()
+    except TypeError:
+        rule = None
+    return str(game), rule, None
 
 
-def survey_one(spec: tuple[Any, ...], max_n: int) -> tuple[dict[str, Any], np.ndarray | None]:
-    """One row of a survey and the values it examined (run in a worker)."""
+# -- one game (in a worker) -------------------------------------------------------------------------
+class _GameTimeout(Exception):
+    """Raised in a worker when a game passes the survey's per-game ``timeout``."""
+
+
+class _TimedRun(_Run):
+    """A game's run inside a survey worker.
+
+    Never a bar, and a deadline checked each time the core reports progress (about every 50 ms) and before each
+    extension. On a timeout the checkpoint, if any, is written, so that a rerun with a longer timeout resumes.
+    """
+
+    def __init__(self, game: Game, deadline: float | None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(game, *args, **kwargs)
+        self.deadline = deadline
+        if deadline is not None:
+            self.mode = None  # the core calls back only when a bar may show; _open draws none
+
+    def _open(self, done: int, total: int) -> None:
+        pass
+
+    def _check(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise _GameTimeout
+
+    def __call__(self, done: int, total: int) -> None:
+        self._check()
+        super().__call__(done, total)
+
+    def ensure(self, n: int, from_period: bool = False) -> None:
+        self._check()
+        super().ensure(n, from_period)
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        if kind is not None and issubclass(kind, _GameTimeout) and self.path is not None:
+            try:
+                self.write()
+            finally:
+                self.close()
+            return
+        super().__exit__(kind, exc, tb)
+
+
+def _ladder(n: int) -> list[int]:
+    """The prefix lengths a fingerprint hashes: every power of two below n, and n."""
+    out, length = [], 1
+    while length < n:
+        out.append(length)
+        length *= 2
+    return out + [n]
+
+
+def fingerprint(values: np.ndarray, lengths: Iterable[int] | None = None) -> list[list[Any]]:
+    """Hashes of prefixes of a game's values: ``[[length, hex digest], ...]``.
+
+    The digest of a prefix is BLAKE2b (256 bits) of the values as little-endian 64-bit integers, so
+    it does not depend on the array's dtype. By default the prefixes are every power of two below
+    ``len(values)`` and the whole array: about 20 digests, whatever the length.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        G(0), G(1), ...
+    lengths : iterable of int, optional
+        Increasing prefix lengths to hash instead (each at most ``len(values)``).
+
+    Returns
+    -------
+    list of [int, str]
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> fp = fingerprint(gr.kayles().values(100))
+    >>> [length for length, _ in fp]
+    [1, 2, 4, 8, 16, 32, 64, 100]
+    >>> fp[-1] == fingerprint(gr.kayles().values(200), [100])[0]
+    True
+    """
+    h = hashlib.blake2b(digest_size=32)
+    out: list[list[Any]] = []
+    prev = 0
+    for length in _ladder(len(values)) if lengths is None else lengths:
+        h.update(np.ascontiguousarray(values[prev:length], dtype="<u8").tobytes())
+        prev = length
+        out.append([length, h.hexdigest()])
+    return out
+
+
+def survey_one(
+    spec: tuple[Any, ...], max_n: int, timeout: float | None = None, checkpoint: str | None = None
+) -> tuple[dict[str, Any], list[list[Any]] | None]:
+    """One row of a survey and the fingerprint of the values it examined (run in a worker).
+
+    Errors of the package (:class:`grundy.GrundyError`) and the per-game timeout become the row's
+    ``error``; anything else propagates. ``checkpoint``: a file the game resumes from and, while
+    unproven, saves its values to (removed once the period is proven).
+
+    Examples
+    --------
+    >>> row, fp = survey_one(("code", "0.77"), 2**12)
+    >>> row["status"], row["period"], fp[-1][0] == row["checked_to"]
+    ('proven', 12, True)
+    """
     t0 = time.perf_counter()
-    row: dict[str, Any] = {"code": _label(spec)}
-    values = None
+    deadline = None if timeout is None else time.monotonic() + timeout
+    row: dict[str, Any] = {"code": spec[1] if spec[0] == "code" else str(spec[-1])}
+    fp = None
+    game = None
     try:
         game = _build(spec)
         row["code"] = str(game)
+        if deadline is not None or checkpoint is not None:
+            game._run = functools.partial(_TimedRun, game, deadline)  # type: ignore[method-assign]
         # No per-game bars: the survey shows one bar of its own.
-        p = game.periodicity(max_n=max_n, progress=False)
+        p = game.periodicity(max_n=max_n, progress=False, checkpoint=checkpoint)
         n = p.checked_to
         values = game.values(n, progress=False)
+        max_value = int(values.max()) if n else 0
         row.update(
+            status=_status(p, game, max_n),
             preperiod=p.preperiod,
             period=p.period,
             saltus=p.saltus if p.period is not None else None,
             proven=p.proven,
-            max_value=int(values.max()) if n else 0,
+            max_value=max_value,
             checked_to=n,
         )
-        try:
+        if max_value < _SPARSE_LIMIT:
             s = game.sparse_space(n, progress=False)
             row.update(mask=s.mask, rare_count=s.rare_count, last_rare=s.last_rare)
-        except ValueError:
-            pass  # values too large for a sparse-space analysis: leave the columns empty
-    except (GrundyError, MemoryError) as e:  # a bad code or a refused size: an error row, the survey goes on
-        row["error"] = f"{type(e).__name__}: {e}"
-        values = None
+        fp = fingerprint(values)
+        if checkpoint is not None and p.proven and os.path.exists(checkpoint):
+            os.remove(checkpoint)  # nothing left to resume
+    except _GameTimeout:
+        done = game.computed if game is not None else 0
+        row.update(status="timeout", checked_to=done, error=f"timeout: stopped after {timeout:g} s at {done} values")
+    except GrundyError as e:  # a game the package refuses: a row saying why; the survey goes on
+        row.update(status="error", error=f"{type(e).__name__}: {e}")
     row["seconds"] = time.perf_counter() - t0
-    return row, values
+    return row, fp
 
 
-def _same_as(rows: list[dict[str, Any]], values: list[np.ndarray | None]) -> list[str | None]:
-    """For each game, the first earlier game whose values agree over the range both examined."""
-    out: list[str | None] = []
+def _status(p: Any, game: Game, max_n: int) -> str:
+    if p.proven:
+        return "proven"
+    if p.period is not None and game._core_values().unproven_reason() is not None:
+        return "observed"  # no theorem covers the rule: more values would not prove it
+    return "max_n" if p.checked_to >= max_n else "observed"
+
+
+def _prefix_digest(spec: tuple[Any, ...], length: int) -> str:
+    """The fingerprint digest of G(0..length-1) (a confirmation task for :func:`_same_as`)."""
+    digest: str = fingerprint(_build(spec).values(length, progress=False), [length])[0][1]
+    return digest
+
+
+# -- equal games from fingerprints --------------------------------------------------------------------
+def _compare(a: dict[int, str], b: dict[int, str]) -> tuple[bool | None, int]:
+    """Whether two games' values agree over the range both examined.
+
+    True, False, or None when the digest of that whole range is missing for one of them (the length is returned with
+    it).
+    """
+    c = min(max(a), max(b))
+    if c == 0:
+        return False, c
+    p = 1 << (c.bit_length() - 1)  # the largest power of two <= c: both fingerprints hash it
+    if a[p] != b[p]:
+        return False, c
+    if c in a and c in b:
+        return a[c] == b[c], c
+    return None, c
+
+
+def _candidates(fps: list[dict[int, str] | None]) -> Iterator[tuple[int, list[int]]]:
+    """For each game (index i), the earlier games that may equal it, in order.
+
+    Those with the same digest at ``BUCKET_PREFIX`` values, and those that examined fewer values than that.
+    """
+    buckets: dict[str, list[int]] = {}
+    small: list[int] = []
     seen: list[int] = []
-    for i, v in enumerate(values):
+    for i, f in enumerate(fps):
+        if f is None:
+            yield i, []
+            continue
+        n = max(f)
+        if n >= BUCKET_PREFIX:
+            bucket = buckets.setdefault(f[BUCKET_PREFIX], [])
+            yield i, list(heapq.merge(bucket, small))
+            bucket.append(i)
+        else:
+            yield i, list(seen)
+            small.append(i)
+        seen.append(i)
+
+
+def _same_as(
+    codes: list[str],
+    fingerprints: list[list[list[Any]] | None],
+    digest: Callable[[list[tuple[int, int]]], list[str]],
+) -> list[str | None]:
+    """For each game, the code of the first earlier game whose values agree over the range both examined.
+
+    This is decided from fingerprints.
+
+    Two games that examined ``n1 <= n2`` values are equal when the digests of G(0..n1-1) agree.
+    Both fingerprints hash every power of two below their length, so the digest of the common
+    range is at hand when ``n1`` is a power of two or ``n1 == n2``; otherwise ``digest`` computes
+    the missing ones, ``[(game index, length), ...] -> [hex digest, ...]`` (a few games: those that
+    agree up to the last power of two).
+    """
+    fps: list[dict[int, str] | None] = [None if f is None else {int(k): v for k, v in f} for f in fingerprints]
+    cands = list(_candidates(fps))
+    missing: set[tuple[int, int]] = set()
+    for i, js in cands:
+        for j in js:
+            ok, c = _compare(fps[i], fps[j])  # type: ignore[arg-type]
+            if ok:
+                break
+            if ok is None:
+                missing.add((i if c not in fps[i] else j, c))  # type: ignore[operator]
+    if missing:
+        asked = sorted(missing)
+        for (k, c), d in zip(asked, digest(asked), strict=True):
+            fps[k][c] = d  # type: ignore[index]
+    out: list[str | None] = []
+    for i, js in cands:
         match = None
-        if v is not None:
-            for j in seen:
-                w = values[j]
-                assert w is not None
-                c = min(len(v), len(w))
-                if c and np.array_equal(v[:c], w[:c]):
-                    match = rows[j]["code"]
-                    break
-            seen.append(i)
+        for j in js:
+            if _compare(fps[i], fps[j])[0]:  # type: ignore[arg-type]
+                match = codes[j]
+                break
         out.append(match)
     return out
+
+
+# -- the survey ----------------------------------------------------------------------------------------
+def _check_timeout(timeout: Any) -> float | None:
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"timeout must be a number of seconds or None, not {type(timeout).__name__}")
+    if not timeout > 0 or math.isinf(timeout):
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout}")
+    return float(timeout)
+
+
+def _final(stored: dict[str, Any], max_n: int, timeout: float | None) -> bool:
+    """Whether a stored row answers a survey with this ``max_n`` and ``timeout`` (so it is not recomputed).
+
+    A store only grows: rows found with a larger max_n or timeout are kept.
+    """
+    status = stored["status"]
+    if status in ("proven", "observed", "error"):
+        return True
+    if status == "max_n":
+        return bool(stored["max_n"] >= max_n)
+    # A timeout row is final unless this call allows the game more time.
+    return timeout is not None and stored["timeout"] is not None and bool(stored["timeout"] >= timeout)
+
+
+def _checkpoint_name(code: str) -> str:
+    """A file name for a game's checkpoint.
+
+    The code with unsafe characters replaced, and a short hash so that distinct codes never share a file.
+    """
+    safe = re.sub(r"[^0-9A-Za-z.]", "_", code)[:80]
+    return f"{safe}-{hashlib.blake2b(code.encode(), digest_size=4).hexdigest()}.npz"
+
+
+def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
+    df = pd.DataFrame(rows, columns=columns)
+    for c in _INT_COLUMNS:
+        df[c] = df[c].astype("Int64")
+    df["proven"] = df["proven"].astype("boolean")
+    df["seconds"] = df["seconds"].astype(float)
+    for c in ("code", "status", "same_as", "error"):  # the same dtype under pandas 2 and 3
+        df[c] = df[c].astype("string")
+    return df
+
+
+def _wait(inflight: dict[Any, Any]) -> list[Any]:
+    """The finished futures among ``inflight`` (waiting a little for one)."""
+    if all(isinstance(f, concurrent.futures.Future) for f in inflight):
+        finished, _ = concurrent.futures.wait(
+            list(inflight), timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED
+        )
+        return list(finished)
+    done = [f for f in inflight if f.done()]  # Dask futures
+    if not done:
+        time.sleep(0.02)
+    return done
 
 
 def survey(
@@ -152,85 +476,355 @@ def survey(
     executor: Any = None,
     threads: int | None = None,
     progress: bool | None = None,
+    *,
+    store: str | os.PathLike[str] | None = None,
+    timeout: float | None = None,
+    hexadecimal: bool = False,
+    checkpoints: bool | str | os.PathLike[str] | None = None,
 ) -> pd.DataFrame:
     """Periodicity and sparse space of many games: one row per game, in the order given.
 
-    ``codes`` is a list of codes or games, or a pattern such as ``"0.??"`` (each ``?`` any octal
-    digit). Games run in parallel in-process (``threads`` workers, default every core), or on
-    ``executor``: a Dask ``distributed.Client`` or any ``concurrent.futures.Executor``; the table
-    is the same either way (give a ``ProcessPoolExecutor`` the "spawn" or "forkserver" context: a
-    process forked from one that has computed already inherits the core's thread pool without its
-    threads). A game that fails (a bad code) gets a row with its ``error``. Ctrl-C
-    returns the rows finished so far (``df.attrs["interrupted"]`` is True).
+    Parameters
+    ----------
+    codes : str or iterable
+        A list of codes or games, or a pattern such as ``"0.??"`` (each ``?`` any octal digit; any
+        hexadecimal digit with ``hexadecimal=True``).
+    max_n : int, default 2**16
+        The most values examined per game.
+    executor : optional
+        Where the games run: a Dask ``distributed.Client`` or any ``concurrent.futures.Executor``
+        (give a ``ProcessPoolExecutor`` the "spawn" or "forkserver" context: a process forked from
+        one that has computed already inherits the core's thread pool without its threads). By
+        default, ``threads`` threads of this process (default: one per core). The table is the
+        same either way. Dask retries the games of a worker that dies, so the survey completes.
+    threads : int, optional
+        Games computed at once in-process.
+    progress : bool or None
+        True: a progress bar; False: none; None: one after about a second.
+    store : str or path-like, optional
+        A SQLite file (created if missing) that receives each finished row as it arrives, in its
+        own transaction: a killed driver loses only the games in flight. A rerun reads the store
+        and computes only the games missing from it, and those unproven at a smaller ``max_n``
+        (or stopped by a shorter ``timeout``), which resume from their checkpoints.
+        :func:`load_survey` reads a store.
+    timeout : float, optional
+        Seconds per game; a game that takes longer gets a row with status ``"timeout"`` and the
+        survey goes on.
+    hexadecimal : bool, default False
+        Expand a pattern's ``?`` over the hexadecimal digits 0-F.
+    checkpoints : bool, str or path-like, optional
+        A folder for the values of unproven games, so that a rerun with a larger ``max_n`` resumes
+        them (saved every 30 s while a game runs, and when it stops; removed once a period is
+        proven). Default: ``<store>.checkpoints`` beside the store, none without a store; False:
+        none. On a cluster the folder must be one the workers can write (a shared file system).
 
-    Columns: code, preperiod, period, saltus, proven, max_value, mask, rare_count, last_rare,
-    checked_to, seconds, same_as (the first game of the survey with identical values over the
-    range both examined), error.
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: code, status (see ``STATUSES``), preperiod, period, saltus, proven, max_value,
+        mask, rare_count, last_rare, checked_to (values examined), seconds, same_as, error.
+        ``df.attrs``: ``interrupted``, ``max_n``, ``computed`` (games computed by this call).
 
+    Notes
+    -----
+    ``same_as`` names the first earlier game of the table whose values agree with this one's over
+    the range both examined (the smaller ``checked_to``). Workers send back digests of prefixes of
+    the values (:func:`fingerprint`), never the values; two games are reported equal when the
+    256-bit BLAKE2b digests of their whole common range agree (computed for that range, not
+    sampled). "Exactly" means exactly up to a hash collision: for values that differ, the chance that
+    the digests agree is about 2**-256 per pair, far below that of a hardware error in a
+    direct comparison. Games that errored or timed out have no ``same_as``.
+
+    Ctrl-C returns the rows finished so far (``df.attrs["interrupted"]`` is True); with a store,
+    they are in it. A game that fails with an error of the package (:class:`grundy.GrundyError`:
+    a bad code, a search limit) gets a row with its ``error``; any other exception propagates.
+
+    Examples
+    --------
     >>> import grundy as gr
     >>> df = gr.survey("0.?7", max_n=2**10, progress=False)
     >>> int(df.loc[df.code == "0.77", "period"].item())
     12
+    >>> df = gr.survey("0.2?", max_n=2**10, progress=False)
+    >>> df.loc[df.code == "0.23", "same_as"].item()  # 0.22 and 0.23 have the same values
+    '0.22'
     """
-    specs = [_spec(c) for c in (expand(codes) if isinstance(codes, str) else codes)]
+    items = expand(codes, hexadecimal=hexadecimal) if isinstance(codes, str) else list(codes)
+    specs = [_spec(c) for c in items]
     max_n = as_count(max_n, "max_n")
+    timeout = _check_timeout(timeout)
     if executor is not None and any(s[0] == "object" for s in specs):
         raise TypeError("games given by Python callables can only be surveyed in-process (executor=None)")
+
+    # Identify every game (validating codes) before anything is submitted; each distinct game runs once.
+    labels: list[str] = []
+    work: dict[str, tuple[tuple[Any, ...], dict[str, Any] | None]] = {}
+    results: dict[str, tuple[dict[str, Any], list[list[Any]] | None]] = {}
+    for s in specs:
+        label, rule, error = _identify(s)
+        labels.append(label)
+        if error is not None:
+            results[label] = ({"code": label, "status": "error", "error": error, "seconds": 0.0}, None)
+        elif label not in work:
+            work[label] = (s, rule)
+
+    st: Store | None = None
+    ck: str | None = None
+    if store is not None:
+        from ._survey_store import Store
+
+        if any(rule is None for _, rule in work.values()):
+            raise TypeError("games given by Python callables cannot be stored: their rules cannot be rebuilt")
+        st = Store(store)
+        st.set_order(list(dict.fromkeys(labels)))
+        for r in st.rows(list(work)):
+            if _final(r, max_n, timeout):
+                results[r["code"]] = ({c: r[c] for c in r if c in COLUMNS}, r["fingerprint"])
+        if checkpoints is None:
+            checkpoints = st.path + ".checkpoints"
+    if checkpoints is not None and checkpoints is not False:
+        if checkpoints is True:
+            raise ValueError("checkpoints=True needs a folder: give a path, or a store (the folder goes beside it)")
+        ck = os.fspath(checkpoints)
+        os.makedirs(ck, exist_ok=True)
+    todo = [(label, s, rule) for label, (s, rule) in work.items() if label not in results]
+
     own = executor is None
     if own:
         executor = concurrent.futures.ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1)
-    results: dict[int, tuple[dict[str, Any], np.ndarray | None]] = {}
-    interrupted = False
-    try:
-        from tqdm.auto import tqdm
+    from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(specs), desc="survey", unit="game", disable=progress is False, delay=0 if progress else 1)
-    except ImportError:  # pragma: no cover - tqdm is a dependency, but a survey must not need it
-        bar = None
-    futures = {executor.submit(survey_one, s, max_n): i for i, s in enumerate(specs)}
+    bar = tqdm(total=len(todo), desc="survey", unit="game", disable=progress is False, delay=0 if progress else 1)
+    interrupted = False
+    computed = 0
+    pending = iter(todo)
+    inflight: dict[Any, tuple[str, dict[str, Any] | None]] = {}
+
+    def submit_more() -> None:
+        for label, s, rule in itertools.islice(pending, MAX_IN_FLIGHT - len(inflight)):
+            path = None if ck is None or rule is None else os.path.join(ck, _checkpoint_name(label))
+            inflight[executor.submit(survey_one, s, max_n, timeout, path)] = (label, rule)
+
+    def digest(asked: list[tuple[int, int]]) -> list[str]:
+        tasks = [(work[labels[i]][0], c) for i, c in asked]
+        if interrupted:  # the executor may be gone: compute the few digests here
+            return [_prefix_digest(s, c) for s, c in tasks]
+        return [f.result() for f in [executor.submit(_prefix_digest, s, c) for s, c in tasks]]
+
     try:
-        pending = set(futures)
-        while pending:
-            done = sorted((f for f in pending if f.done()), key=futures.__getitem__)
-            stop = False
-            for f in done:
-                pending.discard(f)
-                if isinstance(f.exception(), KeyboardInterrupt):  # Ctrl-C seen by a worker
-                    stop = True
-                    continue
-                results[futures[f]] = f.result()
-                if bar is not None:
+        try:
+            submit_more()
+            while inflight:
+                stop = False
+                for f in _wait(inflight):
+                    label, rule = inflight.pop(f)
+                    if isinstance(f.exception(), KeyboardInterrupt):  # Ctrl-C seen by a worker
+                        stop = True
+                        continue
+                    row, fp = f.result()  # any other exception of a worker propagates
+                    results[label] = (row, fp)
+                    computed += 1
+                    if st is not None:
+                        st.put(row, rule, fp, max_n=max_n, timeout=timeout)
                     bar.update(1)
-            if stop:
-                raise KeyboardInterrupt
-            if pending and not done:
-                time.sleep(0.02)
-    except KeyboardInterrupt:
-        interrupted = True
-        for f in futures:
-            f.cancel()
-        warnings.warn(f"survey interrupted: {len(results)} of {len(specs)} games finished", stacklevel=2)
-    finally:
-        if bar is not None:
+                if stop:
+                    raise KeyboardInterrupt
+                submit_more()
+        except KeyboardInterrupt:
+            interrupted = True
+            for f in inflight:
+                f.cancel()
+            warnings.warn(f"survey interrupted: {len(results)} of {len(work)} games finished", stacklevel=2)
+        finally:
             bar.close()
+            for f in inflight:
+                f.cancel()
+        shown = [i for i, label in enumerate(labels) if label in results]
+        rows = [dict(results[labels[i]][0]) for i in shown]
+        same = _same_as(
+            [labels[i] for i in shown],
+            [results[labels[i]][1] for i in shown],
+            lambda asked: digest([(shown[k], c) for k, c in asked]),
+        )
+    finally:
         if own:
             executor.shutdown(wait=not interrupted, cancel_futures=True)
-    order = sorted(results)
-    rows = [results[i][0] for i in order]
-    same = _same_as(rows, [results[i][1] for i in order])
-    for r, s in zip(rows, same, strict=True):
-        r["same_as"] = s
-    import pandas as pd
-
-    df = pd.DataFrame(rows, columns=COLUMNS)
-    for c in _INT_COLUMNS:
-        df[c] = df[c].astype("Int64")
-    df["proven"] = df["proven"].astype("boolean")
-    df.attrs["interrupted"] = interrupted
-    df.attrs["max_n"] = max_n
+        if st is not None:
+            st.close()
+    for r, same_as in zip(rows, same, strict=True):
+        r["same_as"] = same_as
+    df = _frame(rows, COLUMNS)
+    df.attrs.update(interrupted=interrupted, max_n=max_n, computed=computed)
     return df
 
 
+def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """A survey store (:func:`survey` ``store=``) as a DataFrame: one row per game it holds.
+
+    Games appear in the order of the last survey that used the store, then any others (codes that
+    do not parse are not stored). Besides the
+    columns of :func:`survey` (``same_as`` recomputed from the stored fingerprints over this
+    order), it has ``max_n`` and ``timeout`` (what the game ran under) and ``computed`` (how many
+    times a survey computed the game: 1 unless it was resumed with a larger ``max_n`` or timeout).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The store.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no such file.
+    grundy.InvalidFileError
+        If the file is not a survey store.
+
+    Examples
+    --------
+    >>> import grundy as gr, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.sqlite")
+    >>> _ = gr.survey(["0.77", "0.137"], max_n=2**10, store=path, progress=False)
+    >>> df = gr.load_survey(path)
+    >>> df.code.tolist(), df.period.tolist(), df.computed.tolist()
+    (['0.77', '0.137'], [12, 34], [1, 1])
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a file path, not {type(path).__name__}")
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no survey store at {os.fspath(path)}")
+    from ._survey_store import Store
+    from .io import game_from_rule
+
+    st = Store(path)
+    try:
+        rows = st.rows()
+        rank = {c: i for i, c in enumerate(st.order())}
+    finally:
+        st.close()
+    rows.sort(key=lambda r: rank.get(r["code"], len(rank)))  # stable: the rest keep the store's order
+
+    def digest(asked: list[tuple[int, int]]) -> list[str]:
+        out = []
+        for i, c in asked:
+            game = game_from_rule(rows[i]["rule"])
+            out.append(fingerprint(game.values(c, progress=False), [c])[0][1])
+        return out
+
+    same = _same_as([r["code"] for r in rows], [r["fingerprint"] for r in rows], digest)
+    for r, s in zip(rows, same, strict=True):
+        r["same_as"] = s
+    return _frame(rows, COLUMNS + ["max_n", "timeout", "computed"])
 
 
-__all__ = ["COLUMNS", "MAX_PATTERN_GAMES", "expand", "survey", "survey_one"]
+# -- summaries ------------------------------------------------------------------------------------------
+@dataclass
+class SurveySummary:
+    """What a survey found, in the shape of the published tables of equivalent games.
+
+    Attributes
+    ----------
+    games, proven, unproven, errors : int
+        Distinct games; how many have a proven period; how many were examined without a proof
+        (status observed, max_n or timeout); how many could not be computed.
+    classes : pandas.DataFrame
+        One row per class of equal games: ``code`` (the first game of the class), ``members`` (the
+        codes of the class, in table order), ``size``, and that first game's ``status``,
+        ``preperiod``, ``period``, ``saltus``, ``checked_to``.
+    unproven_games : pandas.DataFrame
+        The games without a proven period: code, status, period observed (if any), checked_to
+        (the values they were examined to), same_as.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> s = gr.survey_summary(gr.survey("0.?7", max_n=2**10, progress=False))
+    >>> s.games, s.proven + s.unproven + s.errors, int(s.classes["size"].sum())
+    (8, 8, 8)
+    """
+
+    games: int
+    proven: int
+    unproven: int
+    errors: int
+    classes: pd.DataFrame
+    unproven_games: pd.DataFrame
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.games} games: {self.proven} proven, {self.unproven} unproven, {self.errors} errors; "
+            f"{len(self.classes)} classes of equal games"
+        ]
+        for _, c in self.classes.iterrows():
+            if c["size"] > 1:
+                lines.append(f"  {' = '.join(c['members'])}")
+        if self.unproven:
+            lines.append("unproven (examined to):")
+            for _, r in self.unproven_games.iterrows():
+                lines.append(f"  {r['code']} ({r['status']}, {r['checked_to']})")
+        return "\n".join(lines)
+
+
+def survey_summary(df: pd.DataFrame) -> SurveySummary:
+    """Groups a survey's equal games and counts its proven and unproven games.
+
+    Each game joins the class of the game its ``same_as`` names (or heads its own). Equality over
+    the range both examined is not transitive in general, so a class is "the games equal to its
+    first game", as ``same_as`` decided; for proven games examined past their proofs it is equality
+    for every heap size. Repeated codes (``0.1`` and ``0.10`` are one game) count once.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A table from :func:`survey` or :func:`load_survey`.
+
+    Returns
+    -------
+    SurveySummary
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> s = gr.survey_summary(gr.survey(["0.22", "0.23", "0.77", "0.7x"], max_n=2**10, progress=False))
+    >>> s.classes[["code", "members", "size"]].values.tolist()
+    [['0.22', ['0.22', '0.23'], 2], ['0.77', ['0.77'], 1]]
+    >>> s.errors
+    1
+    """
+    import pandas as pd
+
+    missing = [c for c in ("code", "status", "same_as", "checked_to") if c not in df.columns]
+    if missing:
+        raise ValueError(f"not a survey table: the columns {missing} are missing")
+    df = df.drop_duplicates("code")
+    ok = df[df["status"] != "error"]
+    head = ok["same_as"].where(ok["same_as"].notna(), ok["code"])
+    members: dict[str, list[str]] = {}
+    for code, h in zip(ok["code"], head, strict=True):
+        members.setdefault(h, []).append(code)
+    by_code = df.set_index("code")
+    classes = pd.DataFrame(
+        [
+            {
+                "code": h,
+                "members": m,
+                "size": len(m),
+                **{k: by_code.at[h, k] for k in ("status", "preperiod", "period", "saltus", "checked_to")},
+            }
+            for h, m in members.items()
+        ],
+        columns=["code", "members", "size", "status", "preperiod", "period", "saltus", "checked_to"],
+    )
+    unproven = ok[ok["status"] != "proven"][["code", "status", "period", "checked_to", "same_as"]]
+    n_proven = int((ok["status"] == "proven").sum())
+    return SurveySummary(
+        games=len(df),
+        proven=n_proven,
+        unproven=len(ok) - n_proven,
+        errors=len(df) - len(ok),
+        classes=classes,
+        unproven_games=unproven.reset_index(drop=True),
+    )

@@ -1,0 +1,103 @@
+"""Surveys that lose their driver or a worker midway: the table comes out the same, and nothing
+finished is computed twice."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import pandas as pd
+import pytest
+
+import grundy as gr
+
+FAMILY = "0.1??"  # 64 games: a few seconds on one thread
+MAX_N = 2**13
+
+
+def stored_rows(path):
+    """Rows in the store now (0 before the file exists); read as another process would."""
+    if not os.path.exists(path):
+        return 0
+    try:
+        with sqlite3.connect(path, timeout=5) as db:
+            return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    except sqlite3.OperationalError:  # the table is not created yet
+        return 0
+
+
+def wait_for_rows(path, count, proc=None, limit=120):
+    t = time.monotonic()
+    while stored_rows(path) < count:
+        assert proc is None or proc.poll() is None, "the survey ended before it could be killed"
+        assert time.monotonic() - t < limit, "the survey made no progress"
+        time.sleep(0.02)
+
+
+def test_sigkill_of_the_driver_then_rerun(tmp_path):
+    path = str(tmp_path / "s.sqlite")
+    script = (
+        "import grundy as gr\n"
+        f"gr.survey({FAMILY!r}, max_n={MAX_N}, store={path!r}, threads=1, progress=False)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        wait_for_rows(path, 8, proc)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    before = stored_rows(path)
+    total = len(set(gr.TakeAndBreak(c).code for c in gr._survey.expand(FAMILY)))
+    assert 8 <= before < total  # killed midway
+    resumed = gr.survey(FAMILY, max_n=MAX_N, store=path, progress=False)
+    assert resumed.attrs["computed"] == total - before  # the finished games are not recomputed
+    assert (gr.load_survey(path).computed == 1).all()  # every game computed exactly once in all
+    fresh = gr.survey(FAMILY, max_n=MAX_N, progress=False)
+    pd.testing.assert_frame_equal(resumed.drop(columns="seconds"), fresh.drop(columns="seconds"))
+
+
+def test_ctrl_c_keeps_the_finished_rows_in_the_store(tmp_path):
+    path = str(tmp_path / "s.sqlite")
+
+    def interrupt():
+        wait_for_rows(path, 3)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    t = threading.Thread(target=interrupt)
+    t.start()
+    with pytest.warns(UserWarning, match="interrupted"):
+        df = gr.survey(FAMILY, max_n=MAX_N, store=path, threads=1, progress=False)
+    t.join()
+    assert df.attrs["interrupted"] and 3 <= len(df) < 64
+    stored = gr.load_survey(path)
+    assert set(df.code) <= set(stored.code)
+    assert df.attrs["computed"] <= len(stored)
+
+
+def test_dask_worker_killed_mid_survey(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    codes = gr._survey.expand(FAMILY) + ["0.7x", gr.Subtraction([1, 3, 4])]
+    path = str(tmp_path / "s.sqlite")
+    killed = []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        pids = client.run(os.getpid)
+        assert len(pids) == 2
+
+        def kill_one():
+            wait_for_rows(path, 5)
+            pid = next(iter(pids.values()))
+            os.kill(pid, signal.SIGKILL)
+            killed.append(stored_rows(path))
+
+        t = threading.Thread(target=kill_one)
+        t.start()
+        remote = gr.survey(codes, max_n=MAX_N, executor=client, store=path, progress=False)
+        t.join()
+        assert pids[next(iter(pids))] not in client.run(os.getpid).values()  # that worker is gone
+    assert killed and killed[0] < len(remote) - 1  # it died while games were left
+    local = gr.survey(codes, max_n=MAX_N, progress=False)
+    pd.testing.assert_frame_equal(local.drop(columns="seconds"), remote.drop(columns="seconds"))
