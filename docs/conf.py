@@ -45,6 +45,9 @@ templates_path: list[str] = []
 # The theme: furo (maintained, light and dark modes, a searchable sidebar, little JavaScript).
 html_theme = "furo"
 html_title = f"grundy {release}"
+html_static_path = ["_static"]
+# An icon of three Nim heaps; without one, browsers request /favicon.ico and log a 404.
+html_favicon = "_static/favicon.svg"
 
 # numpydoc docstrings through napoleon. Napoleon leaves prose docstrings (no sections) as they are,
 # so modules whose docstrings are not yet converted still build without warnings.
@@ -134,6 +137,45 @@ def copy_notebooks() -> None:
         target = dest / nb.name
         if not target.exists() or target.read_bytes() != nb.read_bytes():
             shutil.copyfile(nb, target)
+
+
+def _attribute_docs(name: str) -> list[str] | None:
+    """The ``#:`` comment above ``name``'s assignment in the package's modules, if any."""
+    import pkgutil
+
+    from sphinx.pycode import ModuleAnalyzer
+
+    for info in pkgutil.iter_modules(grundy.__path__, "grundy."):
+        try:
+            docs = ModuleAnalyzer.for_module(info.name).find_attr_docs()
+        except Exception:  # an extension module has no source to analyse
+            continue
+        if ("", name) in docs:
+            return list(docs[("", name)])
+    return None
+
+
+def document_data(app, what, name, obj, options, lines) -> None:  # noqa: ANN001 (Sphinx's hook)
+    """Give public constants their own description, not the docstring of their type (int, str).
+
+    Autodoc documents ``grundy.DEFAULT_MAX_N`` from ``grundy/__init__.py``, where it is only
+    imported, so the ``#:`` comment where it is defined is looked up here.
+    """
+    if what != "data" or not name.startswith("grundy."):
+        return
+    short = name.removeprefix("grundy.")
+    if short == "__version__":
+        new = ["The version of the installed package, as in its metadata (for example ``'0.1.0'``)."]
+    else:
+        new = _attribute_docs(short) or []
+    if lines and type(obj).__doc__ and "\n".join(lines).strip() == inspect.cleandoc(type(obj).__doc__).strip():
+        lines[:] = new
+    elif not lines:
+        lines[:] = new
+
+
+def setup(app) -> None:  # noqa: ANN001
+    app.connect("autodoc-process-docstring", document_data)
 
 
 write_api_index()
