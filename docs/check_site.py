@@ -84,8 +84,10 @@ def main() -> int:
                 text = page.inner_text("body")
                 page.screenshot(path=str(args.screenshots / shot), full_page=False)
                 found = must_show in text
-                print(f"{path}: HTTP {status}, title {page.title()!r}, {len(text)} characters of text, "
-                      f"{'shows' if found else 'MISSING'} {must_show!r}, {len(errors)} console errors")
+                print(
+                    f"{path}: HTTP {status}, title {page.title()!r}, {len(text)} characters of text, "
+                    f"{'shows' if found else 'MISSING'} {must_show!r}, {len(errors)} console errors"
+                )
                 if status != 200:
                     problems.append(f"{path}: HTTP {status}")
                 if not found:

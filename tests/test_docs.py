@@ -1,8 +1,9 @@
 """The built documentation site documents every public name.
 
-``.ci/run`` builds the site (``sphinx-build -W --keep-going -b html docs docs/_build/html``), then runs
-this file with ``GRUNDY_DOCS_REQUIRE=1``, so in CI they never skip. Elsewhere they skip, saying so, when no site has been
-built; point ``GRUNDY_DOCS_HTML`` at a site built elsewhere to check that one.
+``.ci/run`` builds the site (``sphinx-build -W --keep-going -b html docs docs/_build/html``), then
+runs this file with ``GRUNDY_DOCS_REQUIRE=1``, so in CI these tests never skip. Elsewhere they skip,
+saying so, when no site has been built; point ``GRUNDY_DOCS_HTML`` at a site built elsewhere to
+check that one.
 """
 
 import os
