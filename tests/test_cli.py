@@ -133,3 +133,12 @@ def test_survey_csv(tmp_path, capsys):
     assert df.code.tolist()[-1] == "0.77" and df.period.tolist()[-1] == 12
     code, out, _ = call(capsys, "survey", "0.7?", "--max-n", "1024")
     assert code == 0 and "0.77" in out
+
+
+def test_version_prints_the_package_version():
+    p = run("--version")
+    assert p.returncode == 0 and p.stderr == ""
+    assert p.stdout.strip() == f"grundy {gr.__version__}"
+    from importlib.metadata import version
+
+    assert gr.__version__ == version("grundy")

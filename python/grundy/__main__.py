@@ -238,6 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Grundy values, periodicity and sparse space of impartial heap games.",
         epilog="Run python -m grundy COMMAND --help for the options of each command.",
     )
+    from . import __version__
+
+    p.add_argument("--version", action="version", version=f"grundy {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_values(sub)
     _add_period(sub)

@@ -68,7 +68,6 @@ class Move:
         return f"component {self.component}: {self.before!r} -> {left}"
 
 
-Move.__module__ = "grundy.position"
 
 
 class Work:
