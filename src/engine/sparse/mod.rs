@@ -170,6 +170,11 @@ pub struct SparseStats {
     pub parallel_ns: u64,
     /// Wall time (nanoseconds) of the sequential parts of the blocks.
     pub sequential_ns: u64,
+    /// Wall time (nanoseconds) of the first parts of the blocks alone (part of `parallel_ns`;
+    /// the rest is the confirmations left when the sequential part ends).
+    pub first_ns: u64,
+    /// Blocks run (each ends with the threads joining: the synchronisation of the scheme).
+    pub blocks: u64,
 }
 
 impl SparseStats {
@@ -185,6 +190,8 @@ impl SparseStats {
         self.refuted += o.refuted;
         self.parallel_ns += o.parallel_ns;
         self.sequential_ns += o.sequential_ns;
+        self.first_ns += o.first_ns;
+        self.blocks += o.blocks;
         self
     }
 }
@@ -770,6 +777,8 @@ impl TakeAndBreakSparse {
         let t3 = clock.elapsed();
         stats.parallel_ns += (t1 + t3 - t2).as_nanos() as u64;
         stats.sequential_ns += (t2 - t1).as_nanos() as u64;
+        stats.first_ns += t1.as_nanos() as u64;
+        stats.blocks += 1;
         // Keep the block up to its first refuted provisional value.
         let pending = &mut buf.pending[..npending];
         stats.searches += npending as u64;
