@@ -11,7 +11,7 @@
 //! `Model`) and what it predicts for 2, 4, 8 and 16 threads, checked against the other runs;
 //! then the exact engine on smaller sizes for comparison. Timings on a shared machine vary with
 //! its load, printed first and last. The environment variables `SPARSE_BLOCK`, `SPARSE_WORK`,
-//! `SPARSE_CHUNK`, `SPARSE_SUB`, `SPARSE_PREFIX`, `SPARSE_SIMD` (0/1) override
+//! `SPARSE_CHUNK`, `SPARSE_SUB`, `SPARSE_PREFIX`, `SPARSE_SHARE`, `SPARSE_SIMD` (0/1) override
 //! [`SparseOptions`] for tuning; `SPARSE_STATS=1` prints the work counters.
 
 use grundy::engine::{
@@ -37,6 +37,9 @@ fn options() -> SparseOptions {
     }
     if let Some(v) = env("SPARSE_PREFIX") {
         o.prefix = v;
+    }
+    if let Some(v) = env("SPARSE_SHARE") {
+        o.producer_share = v;
     }
     if let Some(v) = env("SPARSE_SIMD") {
         o.simd = v != 0;
