@@ -6,13 +6,17 @@
 //! cargo run --release --example sparse_bench -- 4!.0 1000000 1 2   # one case: CODE N [THREADS...]
 //! ```
 //!
-//! Each case prints the wall time and values per second with 1 and 2 threads, and their ratio;
+//! Each case prints the wall time, values per second and nanoseconds per value with 1 and 2
+//! threads, and their ratio; from the one-thread run's per-stage times, a scaling model (see
+//! `Model`) and what it predicts for 2, 4, 8 and 16 threads, checked against the other runs;
 //! then the exact engine on smaller sizes for comparison. Timings on a shared machine vary with
 //! its load, printed first and last. The environment variables `SPARSE_BLOCK`, `SPARSE_WORK`,
-//! `SPARSE_CHUNK`, `SPARSE_SUB`, `SPARSE_PREFIX`, `SPARSE_SIMD` (0/1) override
+//! `SPARSE_CHUNK`, `SPARSE_SUB`, `SPARSE_PREFIX`, `SPARSE_SHARE`, `SPARSE_SIMD` (0/1) override
 //! [`SparseOptions`] for tuning; `SPARSE_STATS=1` prints the work counters.
 
-use grundy::engine::{NoControl, Sequence, SparseOptions, TakeAndBreakExact, TakeAndBreakSparse};
+use grundy::engine::{
+    NoControl, Sequence, SparseOptions, SparseStats, TakeAndBreakExact, TakeAndBreakSparse,
+};
 use grundy::rules::TakeAndBreak;
 use std::time::Instant;
 
@@ -34,6 +38,9 @@ fn options() -> SparseOptions {
     if let Some(v) = env("SPARSE_PREFIX") {
         o.prefix = v;
     }
+    if let Some(v) = env("SPARSE_SHARE") {
+        o.producer_share = v;
+    }
     if let Some(v) = env("SPARSE_SIMD") {
         o.simd = v != 0;
     }
@@ -46,8 +53,9 @@ fn load() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
-/// Runs the sparse engine on `code` up to `n` with `threads` threads: seconds, and a summary.
-fn sparse(code: &str, n: u64, threads: usize) -> (f64, String) {
+/// Runs the sparse engine on `code` up to `n` with `threads` threads: seconds, a summary, and
+/// the work counters.
+fn sparse(code: &str, n: u64, threads: usize) -> (f64, String, SparseStats) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -77,7 +85,61 @@ fn sparse(code: &str, n: u64, threads: usize) -> (f64, String) {
     if std::env::var("SPARSE_STATS").is_ok_and(|v| v == "1") {
         info += &format!("\n    {:?}", e.stats());
     }
-    (dt, info)
+    (dt, info, e.stats())
+}
+
+/// The scaling model, from the per-stage wall times of a one-thread run (`wall` seconds): the
+/// first part of each block `F` (rayon-parallel), the sequential part `S` (one thread only), the
+/// confirmations `C` (done by the other threads while `S` runs, then by all), and the rest `O`
+/// (between blocks: serial). With `k` threads a run takes
+/// `T(k) = O + F/k + max(S, (S + C)/k) + blocks * sync`; the one-thread run has no `sync`.
+struct Model {
+    o: f64,
+    f: f64,
+    s: f64,
+    c: f64,
+    blocks: f64,
+}
+
+impl Model {
+    fn new(wall: f64, st: &SparseStats) -> Model {
+        let (f, s) = (st.first_ns as f64 * 1e-9, st.sequential_ns as f64 * 1e-9);
+        let c = (st.parallel_ns - st.first_ns) as f64 * 1e-9;
+        Model {
+            o: (wall - f - s - c).max(0.0),
+            f,
+            s,
+            c,
+            blocks: st.blocks as f64,
+        }
+    }
+
+    /// Predicted seconds with `k` threads, leaving out the synchronisation.
+    fn predict(&self, k: usize) -> f64 {
+        let k = k as f64;
+        self.o + self.f / k + self.s.max((self.s + self.c) / k)
+    }
+
+    fn describe(&self, n: u64) -> String {
+        let ns = |x: f64| x * 1e9 / n as f64;
+        let total = self.o + self.f + self.s + self.c;
+        let speedups: Vec<String> = [2, 4, 8, 16]
+            .iter()
+            .map(|&k| format!("{k}: {:.2}x", total / self.predict(k)))
+            .collect();
+        format!(
+            "stages per value: first part {:.1} ns, sequential {:.1} ns, confirmations {:.1} ns, \
+             between blocks {:.1} ns; {} blocks; serial fraction {:.3}; \
+             model speedups (no sync) {}",
+            ns(self.f),
+            ns(self.s),
+            ns(self.c),
+            ns(self.o),
+            self.blocks,
+            (self.o + self.s) / total,
+            speedups.join(", ")
+        )
+    }
 }
 
 fn exact(code: &str, n: u64) -> f64 {
@@ -89,19 +151,31 @@ fn exact(code: &str, n: u64) -> f64 {
 }
 
 fn case(code: &str, n: u64, threads: &[usize]) {
-    let mut first = None;
+    let mut first: Option<(f64, Model)> = None;
     for &k in threads {
-        let (dt, info) = sparse(code, n, k);
-        let ratio = first.map_or(String::new(), |t1: f64| {
-            format!(", {:.2}x the 1-thread speed", t1 / dt)
+        let (dt, info, st) = sparse(code, n, k);
+        let ratio = first.as_ref().map_or(String::new(), |(t1, m)| {
+            // What the model leaves out: the synchronisation, per block.
+            let sync = (dt - m.predict(k)) / st.blocks.max(1) as f64;
+            format!(
+                ", {:.2}x the 1-thread speed (model {:.2}x; {:.1} us per block beyond it)",
+                t1 / dt,
+                t1 / m.predict(k),
+                sync * 1e6
+            )
         });
         println!(
-            "sparse {code:>6} to {n:>9}, {k} thread(s): {dt:8.3} s, {:9.3e} values/s{ratio}",
-            n as f64 / dt
+            "sparse {code:>6} to {n:>9}, {k} thread(s): {dt:8.3} s, {:9.3e} values/s, {:6.1} ns/value{ratio}",
+            n as f64 / dt,
+            dt * 1e9 / n as f64
         );
         if first.is_none() {
             println!("    {info}");
-            first = Some(dt);
+            if k == 1 {
+                let m = Model::new(dt, &st);
+                println!("    {}", m.describe(n));
+                first = Some((dt, m));
+            }
         }
     }
 }
@@ -131,7 +205,7 @@ fn main() {
     case("0.77", 100_000_000 / scale, &[1, 2]);
     for (code, n) in [("4!.0", 100_000), ("0.16", 100_000), ("0.354", 100_000)] {
         let dt = exact(code, n);
-        let (ds, _) = sparse(code, n, 2);
+        let (ds, _, _) = sparse(code, n, 2);
         println!(
             "exact  {code:>6} to {n:>9}, 2 threads: {dt:8.3} s, {:9.3e} values/s; sparse: {ds:.3} s, {:.0}x faster",
             n as f64 / dt,

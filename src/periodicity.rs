@@ -124,17 +124,18 @@ pub fn detect(n: usize, get: impl Fn(usize) -> u32, theorem: &Theorem) -> Option
     scan(&g, theorem).found
 }
 
-/// The failure function of `x`: `pi[i]` is the length of the longest proper prefix of
-/// `x[..=i]` that is also its suffix.
-fn failure<X: Copy + Eq>(x: &[X]) -> Vec<u32> {
-    let mut pi = vec![0u32; x.len()];
-    for i in 1..x.len() {
+/// The failure function of `x(0..m)`: `pi[i]` is the length of the longest proper prefix of
+/// `x(0..=i)` that is also its suffix. `x` is read through a function, so that the sequence need
+/// not be stored: the only scratch is `pi`, 4 bytes per element.
+fn failure<X: Copy + Eq>(m: usize, x: impl Fn(usize) -> X) -> Vec<u32> {
+    let mut pi = vec![0u32; m];
+    for i in 1..m {
         let mut k = pi[i - 1] as usize;
-        let xi = x[i];
-        while k > 0 && x[k] != xi {
+        let xi = x(i);
+        while k > 0 && x(k) != xi {
             k = pi[k - 1] as usize;
         }
-        if x[k] == xi {
+        if x(k) == xi {
             k += 1;
         }
         pi[i] = k as u32;
@@ -143,7 +144,7 @@ fn failure<X: Copy + Eq>(x: &[X]) -> Vec<u32> {
 }
 
 /// [`detect`] over stored values, with the candidate a search may aim for next. Linear time;
-/// 8 bytes of scratch per value.
+/// 4 bytes of scratch per value (the differences are read from `g`, not stored).
 ///
 /// ```
 /// use grundy::periodicity::{scan, Theorem};
@@ -161,14 +162,10 @@ pub fn scan<T: Copy + Into<u32>>(g: &[T], theorem: &Theorem) -> Detection {
         return Detection::default();
     }
     let m = n - 1; // differences D(0..m)
-                   // x[i] = D(m - 1 - i): the differences read backwards. While every value is below 2^31 the
-                   // differences are below 2^31 in size, so wrapping them to u32 keeps them distinct.
-    let d = |i: usize| -> i64 { g[m - i].into() as i64 - g[m - 1 - i].into() as i64 };
-    let pi = if g.iter().all(|&v| v.into() < 1 << 31) {
-        failure(&(0..m).map(|i| d(i) as u32).collect::<Vec<_>>())
-    } else {
-        failure(&(0..m).map(d).collect::<Vec<_>>())
-    };
+                   // x(i) = D(m - 1 - i): the differences read backwards, computed where they are read.
+    let pi = failure(m, |i: usize| -> i64 {
+        g[m - i].into() as i64 - g[m - 1 - i].into() as i64
+    });
     let get = |i: usize| -> i64 { g[i].into() as i64 };
     let mut out = Detection::default();
     // A tail shorter than twice its least period (less one) is neither observed nor a
@@ -288,6 +285,30 @@ mod tests {
         assert_eq!(scan(&v[..6000], &th).candidate, None);
         // Without a theorem there is nothing to aim for.
         assert_eq!(scan(&v, &Theorem::Unproven("test".into())).candidate, None);
+    }
+
+    /// The failure function against its definition, on short random words over small alphabets
+    /// (where borders are common).
+    #[test]
+    fn failure_function_matches_definition() {
+        let mut x = 7u64;
+        for len in 1..60usize {
+            for alphabet in [1u64, 2, 3] {
+                let w: Vec<u64> = (0..len)
+                    .map(|_| {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        (x >> 33) % alphabet
+                    })
+                    .collect();
+                let pi = failure(w.len(), |i| w[i]);
+                for i in 0..len {
+                    let border = (0..=i).rev().find(|&k| w[..k] == w[i + 1 - k..=i]).unwrap();
+                    assert_eq!(pi[i] as usize, border, "{w:?} at {i}");
+                }
+            }
+        }
     }
 
     #[test]

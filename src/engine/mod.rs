@@ -315,7 +315,7 @@ pub struct Sequence<S> {
 pub const FIRST_SCAN: u64 = 1 << 16;
 
 /// Scratch bytes per value of a period scan ([`periodicity::scan`]).
-const SCAN_BYTES: u64 = 8;
+const SCAN_BYTES: u64 = 4;
 
 /// Reports progress towards `total` rather than the stage being computed.
 struct Towards<'a>(&'a dyn Control, u64);

@@ -126,6 +126,11 @@ pub struct SparseOptions {
     /// part, when the searches of the previous block looked at 768 pairs per heap or more: it
     /// removes most of the values the searches find one by one (Grundy's game), cheaper.
     pub prefix: usize,
+    /// The rare-part splits that reach into a block are done by one thread (the sequential
+    /// part, while the others confirm): blocks are halved (down to 128 heaps) while those splits
+    /// are more than a `producer_share`-th of the block's work, so that the one thread does not
+    /// hold the others back. 0: the number of threads (at least 2).
+    pub producer_share: usize,
 }
 
 impl Default for SparseOptions {
@@ -139,6 +144,7 @@ impl Default for SparseOptions {
             sparse_ratio: 8,
             simd: true,
             prefix: 256,
+            producer_share: 0,
         }
     }
 }
@@ -170,6 +176,11 @@ pub struct SparseStats {
     pub parallel_ns: u64,
     /// Wall time (nanoseconds) of the sequential parts of the blocks.
     pub sequential_ns: u64,
+    /// Wall time (nanoseconds) of the first parts of the blocks alone (part of `parallel_ns`;
+    /// the rest is the confirmations left when the sequential part ends).
+    pub first_ns: u64,
+    /// Blocks run (each ends with the threads joining: the synchronisation of the scheme).
+    pub blocks: u64,
 }
 
 impl SparseStats {
@@ -185,6 +196,8 @@ impl SparseStats {
         self.refuted += o.refuted;
         self.parallel_ns += o.parallel_ns;
         self.sequential_ns += o.sequential_ns;
+        self.first_ns += o.first_ns;
+        self.blocks += o.blocks;
         self
     }
 }
@@ -577,9 +590,14 @@ impl TakeAndBreakSparse {
         let mut b = by_work.min(n0 / 16).min(self.next_block).max(1);
         if !self.dense {
             // The rare-part splits that reach into the block are done sequentially (while other
-            // threads confirm); halve the block while they would be more than half the work (a
-            // tenth left the blocks of 0.354 too small to share).
-            while b > 128 && 2 * self.inner_pairs(b) > self.work_per_heap {
+            // threads confirm); halve the block while they would be more than a thread's share
+            // of the work (half with two threads: a tenth left the blocks of 0.354 too small to
+            // share).
+            let share = match self.opts.producer_share {
+                0 => rayon::current_num_threads().max(2),
+                k => k,
+            } as u64;
+            while b > 128 && share * self.inner_pairs(b) > self.work_per_heap {
                 b /= 2;
             }
         }
@@ -770,6 +788,8 @@ impl TakeAndBreakSparse {
         let t3 = clock.elapsed();
         stats.parallel_ns += (t1 + t3 - t2).as_nanos() as u64;
         stats.sequential_ns += (t2 - t1).as_nanos() as u64;
+        stats.first_ns += t1.as_nanos() as u64;
+        stats.blocks += 1;
         // Keep the block up to its first refuted provisional value.
         let pending = &mut buf.pending[..npending];
         stats.searches += npending as u64;

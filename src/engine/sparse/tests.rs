@@ -22,6 +22,7 @@ fn eager() -> SparseOptions {
         sparse_ratio: 0,
         simd: true,
         prefix: 0,
+        producer_share: 0,
     }
 }
 
@@ -40,6 +41,10 @@ fn variants() -> Vec<SparseOptions> {
             block: 16,
             warmup: 40,
             ..eager()
+        },
+        SparseOptions {
+            producer_share: 16,
+            ..SparseOptions::default()
         },
     ]
 }
