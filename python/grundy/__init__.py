@@ -29,6 +29,8 @@ from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
 from .survey import survey
+from .state_game import StateGame
+from .two_heap import TwoHeapGame, TwoHeapRow, wythoff
 
 __all__ = [
     "CodeError",
@@ -58,4 +60,8 @@ __all__ = [
     "survey",
     "outcomes",
     "save",
+    "StateGame",
+    "TwoHeapGame",
+    "TwoHeapRow",
+    "wythoff",
 ]
