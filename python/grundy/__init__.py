@@ -28,8 +28,8 @@ from .io import load, save
 from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
-from .survey import survey
 from .state_game import StateGame
+from .survey import survey
 from .two_heap import TwoHeapGame, TwoHeapRow, wythoff
 
 __all__ = [

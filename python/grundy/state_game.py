@@ -98,7 +98,7 @@ class StateGame(GridGame):
     ...     return [(max(i - 1, 0), max(n - i - 2, 0)) for i in range(n)]
     >>> kp = gr.StateGame(kayles_path, components=lambda s: [x for x in s if x] if isinstance(s, tuple) else [s])
     >>> [kp.value(n) for n in range(10)]
-    [0, 1, 1, 0, 2, 1, 3, 0, 1, 1]
+    [0, 1, 1, 2, 0, 3, 1, 1, 0, 3]
     """
 
     def __init__(
@@ -255,10 +255,17 @@ class StateGame(GridGame):
         Examples
         --------
         >>> import grundy as gr
-        >>> g = gr.StateGame(lambda s: [(s[0] - 1, s[1])] if s[0] else [], components=lambda s: [x for x in s if x])
-        >>> g.moves((2, 3))
-        [((1, 3), (1, 3))]
+        >>> def split(n):  # take one token from a heap of n and split the rest in two
+        ...     return [(a, n - 1 - a) for a in range(n // 2 + 1) if a <= n - 1 - a]
+        >>> g = gr.StateGame(split, components=lambda s: [x for x in s if x] if isinstance(s, tuple) else [s])
+        >>> g.moves(3)
+        [((0, 2), (2,)), ((1, 1), (1, 1))]
         """
+        opts, ids = self._option_ids(state)
+        return [(o, tuple(self._core.state(i) for i in p)) for o, p in zip(opts, ids, strict=True)]
+
+    def _option_ids(self, state: Hashable) -> tuple[list[Hashable], list[list[int]]]:
+        """The options of ``state`` as ``options`` returns them, and the ids of their parts."""
         opts = self._options_fn(state)
         try:
             opts = list(opts)
@@ -267,8 +274,7 @@ class StateGame(GridGame):
                 f"options({state!r}) returned {opts!r}, which is not iterable: it must return the states one move "
                 f"can reach"
             ) from None
-        parts = self._run("explore", opts)
-        return [(o, tuple(self._core.state(i) for i in p)) for o, p in zip(opts, parts)]
+        return opts, self._run("explore", opts)
 
     #: The primitive a Position component uses (the same name on TwoHeapGame).
     _moves = moves
@@ -300,9 +306,10 @@ class StateGame(GridGame):
         [2]
         """
         out = []
-        for o, parts in self.moves(state):
+        opts, ids = self._option_ids(state)
+        for o, parts in zip(opts, ids, strict=True):
             v = 0
-            for i in self._parts(o):
+            for i in parts:
                 v ^= self._core.value(i)
             if v == target:
                 out.append(o)

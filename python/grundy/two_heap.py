@@ -191,7 +191,7 @@ class TwoHeapGame(GridGame):
         """
         opts = self.options(state)
         vals = self.values(opts)
-        return [o for o, v in zip(opts, vals) if v == target]
+        return [o for o, v in zip(opts, vals, strict=True) if v == target]
 
     def row(self, a: int) -> TwoHeapRow:
         """Row ``a``: the sequence G(a, 0), G(a, 1), ... as a game-like object.
