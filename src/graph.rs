@@ -64,14 +64,14 @@ pub struct Graph {
 
 /// Polls a [`Control`] at most every [`POLL_INTERVAL`]; callers tick it every few thousand
 /// items so that looking at the clock costs nothing measurable.
-struct Poller<'a> {
+pub(crate) struct Poller<'a> {
     ctl: &'a dyn Control,
     last: Instant,
     total: u64,
 }
 
 impl<'a> Poller<'a> {
-    fn new(ctl: &'a dyn Control, total: u64) -> Self {
+    pub(crate) fn new(ctl: &'a dyn Control, total: u64) -> Self {
         Poller {
             ctl,
             last: Instant::now(),
@@ -79,7 +79,7 @@ impl<'a> Poller<'a> {
         }
     }
 
-    fn tick(&mut self, done: u64) -> Result<()> {
+    pub(crate) fn tick(&mut self, done: u64) -> Result<()> {
         if self.last.elapsed() >= POLL_INTERVAL {
             self.ctl.check(done, self.total)?;
             self.last = Instant::now();
@@ -89,7 +89,7 @@ impl<'a> Poller<'a> {
 }
 
 /// A zeroed vector, or [`Error::Memory`] instead of an abort when the allocation fails.
-fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>> {
+pub(crate) fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(len).map_err(|_| Error::Memory {
         requested: (len as u64).saturating_mul(std::mem::size_of::<T>() as u64),
@@ -101,7 +101,7 @@ fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>> {
 
 /// Counting sort of `m` pairs `(key, value)` with keys below `n` into CSR arrays. `pairs` is
 /// called twice (once to count, once to place) and must give the same pairs both times.
-fn counting_sort<F, It>(
+pub(crate) fn counting_sort<F, It>(
     n: usize,
     m: usize,
     pairs: F,

@@ -17,6 +17,8 @@ pub mod periodicity;
 pub mod position;
 pub mod rules;
 pub mod sparse_space;
+pub mod state_graph;
+pub mod two_heap;
 
 #[cfg(feature = "python")]
 mod bindings;

@@ -30,6 +30,8 @@ from .heap_game import HeapGame
 from .io import load, save
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
+from .state_game import StateGame
+from .two_heap import TwoHeapGame, TwoHeapRow, wythoff
 
 __all__ = [
     *exceptions.__all__,
@@ -57,4 +59,8 @@ __all__ = [
     "SurveySummary",
     "outcomes",
     "save",
+    "StateGame",
+    "TwoHeapGame",
+    "TwoHeapRow",
+    "wythoff",
 ]

@@ -20,6 +20,9 @@ __all__ = [
     "outcomes",
     "misere_search",
     "misere_outcomes",
+    "StateExplorer",
+    "TwoHeap",
+    "scan_period",
 ]
 
 __version__: str
@@ -161,3 +164,55 @@ def misere_outcomes(
 ) -> np.ndarray: ...
 def parse_code(code: str) -> _CodeInfo: ...
 def nim_sum(heaps: np.ndarray) -> int: ...
+
+# -- state games and two-heap games ----------------------------------------------------------------
+class _ScannedPeriod(TypedDict):
+    """What :func:`scan_period` shows of an (arithmetic) period."""
+
+    preperiod: int
+    period: int
+    saltus: int
+    proven: bool
+    certificate: str
+    checked_to: int
+
+@final
+class StateExplorer:
+    """The explored states of a StateGame: exploration calls Python, solving runs without the GIL."""
+
+    def __new__(
+        cls,
+        options: Callable[[Any], Iterable[Any]],
+        components: Callable[[Any], Iterable[Any]] | None = None,
+        key: Callable[[Any], Any] | None = None,
+        max_states: int | None = None,
+    ) -> StateExplorer: ...
+    def explore(
+        self, roots: Iterable[Any], progress: Callable[[int, int], Any] | None = None, threads: int | None = None
+    ) -> list[list[int]]: ...
+    def values(
+        self, roots: Iterable[Any], progress: Callable[[int, int], Any] | None = None, threads: int | None = None
+    ) -> np.ndarray: ...
+    def value(self, id: int) -> int: ...
+    def option_parts(self, id: int) -> list[list[int]]: ...
+    def state(self, id: int) -> Any: ...
+    @property
+    def num_states(self) -> int: ...
+    @property
+    def num_options(self) -> int: ...
+
+@final
+class TwoHeap:
+    """A two-heap subtraction rule; its grid of values is computed in parallel by anti-diagonals."""
+
+    def __new__(cls, moves: list[tuple[int, int]], unbounded: bool = False) -> TwoHeap: ...
+    @property
+    def moves(self) -> list[tuple[int, int]]: ...
+    @property
+    def unbounded(self) -> bool: ...
+    def options(self, a: int, b: int) -> list[tuple[int, int]]: ...
+    def grid(
+        self, rows: int, cols: int, progress: Callable[[int, int], Any] | None = None, threads: int | None = None
+    ) -> np.ndarray: ...
+
+def scan_period(values: np.ndarray, reason: str) -> _ScannedPeriod | None: ...

@@ -8,6 +8,7 @@ knows nothing else about its games: a new kind of game plugs in by writing a blo
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from .games import Game
     from .graph import GameGraph
 
-__all__ = ["Block", "GraphBlock", "HeapBlock", "Move", "Work"]
+__all__ = ["Block", "GraphBlock", "HeapBlock", "Move", "StateBlock", "Work"]
 
 #: Candidates examined per call into the core while iterating (keeps Ctrl-C responsive).
 _SLICE = 1 << 20
@@ -158,6 +159,10 @@ class Block(Protocol):
 
     def nim_after(self, h: int) -> tuple[Any, ...]:
         """What a Nim move to a heap of ``h`` leaves (only called when :meth:`nim_heaps` is not None)."""
+        ...
+
+    def misere_p(self, limit: int) -> bool | None:
+        """Whether this block alone is a misère P-position, when the game decides that itself; else None."""
         ...
 
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
@@ -399,6 +404,10 @@ class HeapBlock:
         """Return what a Nim move to a heap of ``h`` leaves."""
         return self.game._nim_after(h)
 
+    def misere_p(self, limit: int) -> bool | None:
+        """Return None: the core's misère search decides."""
+        return None
+
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
         """Return the rule for the misère search (a table of options for Python rules) and the heaps."""
         from ._misere import option_table
@@ -533,6 +542,10 @@ class GraphBlock:
         """Not used: a graph is not Nim."""
         raise AssertionError("a graph is not Nim")
 
+    def misere_p(self, limit: int) -> bool | None:
+        """Return None: the core's misère search decides."""
+        return None
+
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
         """Return the core graph and the vertex ids."""
         return self.game._core, list(self.ids.tolist())
@@ -554,3 +567,142 @@ class GraphBlock:
     def label(self) -> str:
         """Return the graph's repr."""
         return repr(self.game)
+
+
+class StateBlock:
+    """States of a game whose positions are arbitrary hashable states (see :class:`Block`).
+
+    The game (a :class:`~grundy.StateGame` or a :class:`~grundy.TwoHeapGame`) provides ``value(state)``,
+    ``_moves(state)`` (pairs ``(option, parts)``: what ``options`` returned and the canonical
+    components it splits into), ``_misere_sum_p(states, limit)`` and ``_name()``. A move's ``after``
+    is the tuple of parts, which replace the state in the sum.
+
+    Parameters
+    ----------
+    game : StateGame or TwoHeapGame
+        The game.
+    states : list
+        The states, one per component.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> nim = gr.StateGame(lambda n: range(n))
+    >>> nim._component_block([3, 5]).values().tolist()
+    [3, 5]
+    """
+
+    __slots__ = ("game", "states")
+
+    def __init__(self, game: Any, states: list[Hashable]) -> None:
+        self.game = game
+        self.states = states
+
+    @classmethod
+    def of(cls, game: Any, states: Any) -> StateBlock:
+        """Validate states (an iterable of hashable values) into a block."""
+        if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
+            raise TypeError(f"the states of a position must be an iterable of states, not {type(states).__name__}")
+        out = list(states)
+        for s in out:
+            try:
+                hash(s)
+            except TypeError:
+                raise TypeError(f"a state must be hashable, not {type(s).__name__} ({s!r})") from None
+        return cls(game, out)
+
+    def __len__(self) -> int:
+        """Return the number of states."""
+        return len(self.states)
+
+    def item(self, i: int) -> Hashable:
+        """Return state ``i``."""
+        return self.states[i]
+
+    def items(self) -> list[Any]:
+        """Return the states."""
+        return list(self.states)
+
+    def values(self) -> np.ndarray:
+        """Return the states' Grundy values, ``uint64``."""
+        return np.array([self.game.value(s) for s in self.states], dtype=np.uint64)
+
+    def same_game(self, other: Block) -> bool:
+        """Whether ``other`` holds states of this very game."""
+        return isinstance(other, StateBlock) and other.game is self.game
+
+    def merge(self, other: Block) -> StateBlock:
+        """Return this block's states followed by ``other``'s."""
+        assert isinstance(other, StateBlock)
+        return StateBlock(self.game, self.states + other.states)
+
+    def _parts_value(self, parts: tuple[Any, ...]) -> int:
+        v = 0
+        for p in parts:
+            v ^= int(self.game.value(p))
+        return v
+
+    def _afters(self, s: Hashable) -> list[tuple[Any, ...]]:
+        """The distinct sums of parts the options of ``s`` leave (as multisets), in the order options gives them."""
+        seen: dict[frozenset[tuple[Any, int]], tuple[Any, ...]] = {}
+        for _, parts in self.game._moves(s):
+            seen.setdefault(frozenset(Counter(parts).items()), tuple(parts))
+        return list(seen.values())
+
+    def moves(self, start: int, work: Work) -> Iterator[Move]:
+        """Yield every move, state by state (options leaving the same parts count once)."""
+        for i, s in enumerate(self.states):
+            for after in self._afters(s):
+                yield Move(start + i, s, after)
+            work.spend(PY_WEIGHT)
+
+    def winning(self, start: int, x: int, work: Work) -> Iterator[Move]:
+        """Yield the moves of states ``s`` to options worth ``G(s) ^ x``."""
+        for i, s in enumerate(self.states):
+            target = int(self.game.value(s)) ^ x
+            for after in self._afters(s):
+                if self._parts_value(after) == target:
+                    yield Move(start + i, s, after)
+            work.spend(PY_WEIGHT)
+
+    def play(self, i: int, move: Move) -> StateBlock:
+        """Return the block with state ``i`` replaced by the parts ``move.after``."""
+        before = self.item(i)
+        if move.before != before:
+            raise ValueError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")
+        if not any(tuple(parts) == move.after for _, parts in self.game._moves(before)):
+            raise ValueError(
+                f"{move!r} does not belong to this position: {move.after!r} is not an option of {before!r}"
+            )
+        return StateBlock(self.game, self.states[:i] + list(move.after) + self.states[i + 1 :])
+
+    def nim_heaps(self) -> np.ndarray | None:
+        """Return None: a state game is not Nim."""
+        return None
+
+    def nim_after(self, h: int) -> tuple[Any, ...]:  # pragma: no cover - never Nim
+        """Not used: a state game is not Nim."""
+        raise AssertionError("a state game is not Nim")
+
+    def misere_p(self, limit: int) -> bool:
+        """Whether this block alone, as a sum, is a misère P-position (the game decides)."""
+        return bool(self.game._misere_sum_p(self.states, limit))
+
+    def misere_root(self, limit: int) -> tuple[Any, list[int]]:
+        """Refuse: the core's misère search takes heap games and graphs, not state games."""
+        raise ValueError(
+            f"misère play of a sum that mixes {self.label()} with other games is not supported; a sum of "
+            f"{self.label()} states alone is (Position(game, states).outcome(misere=True))"
+        )
+
+    def misere_after(self, i: int, after: Sequence[int]) -> tuple[Any, ...]:  # pragma: no cover - see misere_root
+        """Not used: see :meth:`misere_root`."""
+        raise AssertionError("no core misère search for state games")
+
+    def row_outcomes(self, rows: np.ndarray, misere: bool, limit: int) -> np.ndarray:
+        """Refuse: rows of integers are heaps or vertex ids, not states."""
+        raise TypeError(f"outcomes() takes heap games and game graphs, not {self.label()}: use Position instead")
+
+    def label(self) -> str:
+        """Return the game's name."""
+        return str(self.game._name())

@@ -211,8 +211,7 @@ class Position:
         heaps = self._nim_heaps()
         if heaps is not None:
             return "P" if misere_nim_is_p(heaps.reshape(1, -1))[0] else "N"
-        is_p, _ = _misere.search(self._blocks, _misere.limit(max_positions), want_moves=False)
-        return "P" if is_p else "N"
+        return "P" if self._misere_p(_misere.limit(max_positions)) else "N"
 
     # -- moves ----------------------------------------------------------------------------------
     def iter_moves(self) -> Iterator[Move]:
@@ -321,8 +320,7 @@ class Position:
             if heaps is not None:
                 yield from _misere.nim_moves(self._blocks, heaps)
             else:
-                _, moves = _misere.search(self._blocks, _misere.limit(max_positions), want_moves=True)
-                yield from moves
+                yield from self._misere_moves(_misere.limit(max_positions))
             return
         x = self.grundy
         if x == 0:
@@ -331,6 +329,25 @@ class Position:
         for b in self._blocks:
             yield from b.winning(start, x, work)
             start += len(b)
+
+    def _misere_p(self, limit: int) -> bool:
+        """Misère outcome: decided by the block itself when it is the whole sum and can, else by the core."""
+        if len(self._blocks) == 1:
+            own = self._blocks[0].misere_p(limit)
+            if own is not None:
+                return own
+        is_p, _ = _misere.search(self._blocks, limit, want_moves=False)
+        return is_p
+
+    def _misere_moves(self, limit: int) -> Iterator[Move]:
+        if len(self._blocks) == 1 and self._blocks[0].misere_p(limit) is not None:
+            # The game decides misère outcomes itself: every move to a misère P-position.
+            for m in self._moves(Work(_UNLIMITED, "winning moves")):
+                if self.play(m)._misere_p(limit):
+                    yield m
+            return
+        _, moves = _misere.search(self._blocks, limit, want_moves=True)
+        yield from moves
 
     def _nim_heaps(self) -> np.ndarray | None:
         """Every heap, when every component is Nim (misère Nim has an exact rule); else None."""

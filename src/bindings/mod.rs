@@ -4,6 +4,8 @@
 mod graph;
 mod position;
 mod sequence;
+mod state;
+mod two_heap;
 
 use crate::error::Error;
 use numpy::PyReadonlyArray1;
@@ -230,5 +232,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position::outcomes, m)?)?;
     m.add_function(wrap_pyfunction!(position::misere_search, m)?)?;
     m.add_function(wrap_pyfunction!(position::misere_outcomes, m)?)?;
+    m.add_class::<state::StateExplorer>()?;
+    m.add_class::<two_heap::TwoHeap>()?;
+    m.add_function(wrap_pyfunction!(two_heap::scan_period, m)?)?;
     Ok(())
 }

@@ -1,0 +1,163 @@
+"""Grids of values for games whose states are pairs of integers, and their pictures.
+
+:class:`GridGame` is the part :class:`~grundy.StateGame` and :class:`~grundy.TwoHeapGame` share:
+``grid(rows, cols, state=None)`` (a 2-d numpy array of values), ``plot_grid`` (a heatmap with the
+P-positions marked) and the HTML card a notebook shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from html import escape
+from typing import Any
+
+import numpy as np
+
+from ._display import card
+from ._moves import StateBlock
+from ._validate import as_count
+
+#: Cells of the corner of the grid an HTML card shows.
+CARD_CELLS = 8
+
+
+def grid_size(rows: Any, cols: Any) -> tuple[int, int]:
+    """``(rows, cols)`` checked: non-negative integers.
+
+    >>> grid_size(3, 4)
+    (3, 4)
+    """
+    return as_count(rows, "rows"), as_count(cols, "cols")
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        raise ImportError(
+            "plotting needs matplotlib, an optional extra of grundy: pip install 'grundy[plot]' "
+            "(or pip install matplotlib)"
+        ) from e
+    return plt
+
+
+class GridGame:
+    """What a game with values over pairs ``(i, j)`` gets: grids, pictures and a notebook card.
+
+    Subclasses define ``values(states)`` and may override :meth:`_grid` with a faster one.
+    """
+
+    def values(self, states: Any) -> np.ndarray:  # pragma: no cover - defined by subclasses
+        raise NotImplementedError
+
+    def _component_block(self, states: Any) -> StateBlock:
+        """States of this game as components of a :class:`~grundy.Position`."""
+        return StateBlock.of(self, states)
+
+    def _grid(self, rows: int, cols: int) -> np.ndarray:
+        cells = [(i, j) for i in range(rows) for j in range(cols)]
+        return np.asarray(self.values(cells)).reshape(rows, cols)
+
+    def grid(self, rows: int, cols: int, state: Callable[[int, int], Hashable] | None = None) -> np.ndarray:
+        """The values of the cells ``i < rows``, ``j < cols`` as a 2-d numpy array.
+
+        The state of cell ``(i, j)`` is ``(i, j)``, or ``state(i, j)`` when given.
+
+        Parameters
+        ----------
+        rows, cols : int
+            The grid's size (non-negative).
+        state : callable, optional
+            Maps a cell to the state whose value it shows.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(rows, cols)`` values.
+
+        Raises
+        ------
+        ValueError
+            When a size is negative.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.wythoff().grid(3, 3).tolist()
+        [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+        >>> gr.wythoff().grid(2, 2, state=lambda i, j: (2 * i, j)).tolist()
+        [[0, 1], [2, 0]]
+        """
+        rows, cols = grid_size(rows, cols)
+        if state is None:
+            return self._grid(rows, cols)
+        if not callable(state):
+            raise TypeError(f"state must be a function state(i, j), not {type(state).__name__}")
+        cells = [state(i, j) for i in range(rows) for j in range(cols)]
+        return np.asarray(self.values(cells)).reshape(rows, cols)
+
+    def plot_grid(self, rows: int, cols: int, ax: Any = None, *, state: Any = None, cmap: str = "viridis") -> Any:
+        """Draws the grid of values as a heatmap with the P-positions (value 0) marked.
+
+        Row ``i`` is drawn top to bottom, column ``j`` left to right; returns the matplotlib Axes.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import grundy as gr
+        >>> ax = gr.wythoff().plot_grid(20, 20)
+        >>> ax.get_title()
+        'Wythoff: G(i, j), P-positions marked'
+        """
+        plt = _pyplot()
+        g = self.grid(rows, cols, state=state)
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 5))
+        im = ax.imshow(g, cmap=cmap, origin="upper", interpolation="nearest")
+        ax.figure.colorbar(im, ax=ax, label="Grundy value")
+        pi, pj = np.nonzero(g == 0)
+        ax.scatter(pj, pi, s=max(2.0, 400.0 / max(rows, cols, 1)), c="red", marker="s", label="P-positions")
+        ax.set_xlabel("j")
+        ax.set_ylabel("i")
+        ax.set_title(f"{self._name()}: G(i, j), P-positions marked")
+        ax.legend(loc="upper right", fontsize="small")
+        return ax
+
+    def _name(self) -> str:
+        return type(self).__name__
+
+    def _card_rows(self) -> list[tuple[str, str]]:
+        return []
+
+    def _grid_html(self) -> str:
+        """The corner of the grid, when the game can compute it cheaply."""
+        try:
+            g = self._card_grid()
+        except Exception:  # a display must not raise: the corner is left out
+            return ""
+        if g is None:
+            return ""
+        n = g.shape[0]
+        head = "".join(f'<td style="padding:0 4px;opacity:.6;font-size:11px">{j}</td>' for j in range(g.shape[1]))
+        body = "".join(
+            f'<tr><td style="padding:0 4px;opacity:.6;font-size:11px">{i}</td>'
+            + "".join(
+                f'<td style="padding:0 4px;text-align:right;font-family:monospace'
+                f'{";background:rgba(255,64,64,.25)" if v == 0 else ""}">{int(v)}</td>'
+                for v in g[i]
+            )
+            + "</tr>"
+            for i in range(n)
+        )
+        return f'<table style="border-collapse:collapse"><tr><td></td>{head}</tr>{body}</table>'
+
+    def _card_grid(self) -> np.ndarray | None:
+        return None
+
+    def _repr_html_(self) -> str:
+        rows = self._card_rows()
+        corner = self._grid_html()
+        if corner:
+            rows.append(("G(i, j)", corner))
+        return card(self._name(), [(k, v) for k, v in rows], footer=escape("P-positions shaded") if corner else "")

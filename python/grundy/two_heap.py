@@ -1,0 +1,306 @@
+"""Two-heap subtraction games, Wythoff's game among them, computed in Rust without Python calls.
+
+A position is a pair ``(a, b)``; a move subtracts a vector ``(dx, dy)`` of a fixed set (with
+``unbounded=True`` any positive multiple ``k * (dx, dy)``) when both heaps stay non-negative. Grids
+are computed anti-diagonal by anti-diagonal in parallel, with a bit set of seen values per ray
+(incremental mex) instead of a rescan of every option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from ._grid import CARD_CELLS, GridGame
+from ._progress import _check_threads
+from ._validate import as_count, as_heap
+from .periodicity import Periodicity
+
+#: Values a row's :meth:`TwoHeapRow.periodicity` examines unless told otherwise.
+ROW_MAX_N = 4096
+
+
+def _pair(state: Any) -> tuple[int, int]:
+    if isinstance(state, (str, bytes)) or not isinstance(state, Iterable):
+        raise TypeError(f"a two-heap position is a pair (a, b) of non-negative integers, not {state!r}")
+    t = tuple(state)
+    if len(t) != 2:
+        raise ValueError(f"a two-heap position is a pair (a, b), not {len(t)} numbers: {state!r}")
+    return as_heap(t[0], "a"), as_heap(t[1], "b")
+
+
+class TwoHeapGame(GridGame):
+    """A two-heap subtraction game.
+
+    Parameters
+    ----------
+    moves : iterable of (int, int)
+        The vectors ``(dx, dy)`` a move subtracts (non-negative, not both 0).
+    unbounded : bool
+        When True, any positive multiple ``k * (dx, dy)`` may be subtracted.
+    name : str, optional
+        Shown in reprs and plots.
+    threads : int, optional
+        Threads for grids (None: every core, or ``RAYON_NUM_THREADS``).
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> g = gr.TwoHeapGame([(1, 0), (0, 1), (1, 1)], unbounded=True)
+    >>> g.value((3, 5)), g.outcome((3, 5))
+    (0, 'P')
+    >>> gr.TwoHeapGame([(1, 2), (2, 1)]).grid(3, 4).tolist()
+    [[0, 0, 0, 0], [0, 0, 1, 1], [0, 1, 1, 1]]
+    """
+
+    def __init__(
+        self, moves: Iterable[tuple[int, int]], *, unbounded: bool = False, name: str | None = None,
+        threads: int | None = None,
+    ) -> None:
+        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+            raise TypeError(f"moves must be an iterable of pairs (dx, dy), not {type(moves).__name__}")
+        vecs = []
+        for m in moves:
+            try:
+                dx, dy = _pair(m)
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"bad move {m!r}: {e}") from None
+            vecs.append((dx, dy))
+        if not isinstance(unbounded, bool):
+            raise TypeError(f"unbounded must be True or False, not {unbounded!r}")
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"name must be a string, not {type(name).__name__}")
+        self._core = _core.TwoHeap(vecs, unbounded)
+        self.name = name
+        self._threads = _check_threads(threads)
+        self._cache = np.zeros((0, 0), dtype=np.uint32)
+
+    @property
+    def moves(self) -> list[tuple[int, int]]:
+        """The move vectors, sorted, each once.
+
+        >>> import grundy as gr
+        >>> gr.wythoff().moves
+        [(0, 1), (1, 0), (1, 1)]
+        """
+        return list(self._core.moves)
+
+    @property
+    def unbounded(self) -> bool:
+        """Whether any positive multiple of a move vector may be subtracted.
+
+        >>> import grundy as gr
+        >>> gr.wythoff().unbounded
+        True
+        """
+        return bool(self._core.unbounded)
+
+    # -- values ----------------------------------------------------------------------------------
+    def _grid(self, rows: int, cols: int) -> np.ndarray:
+        c = self._cache
+        if rows <= c.shape[0] and cols <= c.shape[1]:
+            cached: np.ndarray = c[:rows, :cols].copy()
+            return cached
+        g = self._core.grid(rows, cols, None, self._threads)
+        if rows * cols >= c.size and rows * cols <= 1 << 24:
+            self._cache = g
+        return g
+
+    def _ensure(self, rows: int, cols: int) -> np.ndarray:
+        c = self._cache
+        if rows > c.shape[0] or cols > c.shape[1]:
+            r, k = max(rows, c.shape[0]), max(cols, c.shape[1])
+            self._cache = self._core.grid(r, k, None, self._threads)
+        return self._cache
+
+    def value(self, state: tuple[int, int]) -> int:
+        """G(a, b).
+
+        >>> import grundy as gr
+        >>> gr.wythoff().value((1, 2))
+        0
+        """
+        a, b = _pair(state)
+        return int(self._ensure(a + 1, b + 1)[a, b])
+
+    def values(self, states: Iterable[tuple[int, int]]) -> np.ndarray:
+        """G of each pair, as a numpy array.
+
+        >>> import grundy as gr
+        >>> gr.wythoff().values([(0, 4), (2, 1)]).tolist()
+        [4, 0]
+        """
+        pairs = [_pair(s) for s in states]
+        if not pairs:
+            return np.zeros(0, dtype=np.uint32)
+        arr = np.array(pairs, dtype=np.int64)
+        g = self._ensure(int(arr[:, 0].max()) + 1, int(arr[:, 1].max()) + 1)
+        return g[arr[:, 0], arr[:, 1]]
+
+    def outcome(self, state: tuple[int, int], misere: bool = False) -> str:
+        """``"P"`` when the player to move loses with best play, ``"N"`` otherwise.
+
+        Misère play (the player who cannot move wins) is decided on the grid of misère outcomes
+        below ``state``.
+
+        >>> import grundy as gr
+        >>> gr.wythoff().outcome((0, 0)), gr.wythoff().outcome((0, 0), misere=True)
+        ('P', 'N')
+        """
+        a, b = _pair(state)
+        if not misere:
+            return "P" if self.value((a, b)) == 0 else "N"
+        # P iff every option is N; a position without options is N in misère play.
+        p = np.zeros((a + 1, b + 1), dtype=bool)
+        for s in range(a + b + 1):
+            for i in range(max(0, s - b), min(s, a) + 1):
+                opts = self._core.options(i, s - i)
+                p[i, s - i] = bool(opts) and not any(p[x, y] for x, y in opts)
+        return "P" if p[a, b] else "N"
+
+    def _misere_sum_p(self, states: list[tuple[int, int]], max_positions: int | None) -> bool:
+        """Whether the sum of ``states`` is a misère P-position: one position only (what a Position asks)."""
+        if len(states) != 1:
+            raise ValueError(
+                f"misère play of a sum of {len(states)} positions of {self._name()} is not supported; one position "
+                "is (game.outcome(state, misere=True))"
+            )
+        return self.outcome(states[0], misere=True) == "P"
+
+    # -- moves (what a Position component needs) -------------------------------------------------
+    def options(self, state: tuple[int, int]) -> list[tuple[int, int]]:
+        """The options of ``(a, b)``, each once.
+
+        >>> import grundy as gr
+        >>> gr.wythoff().options((1, 2))
+        [(1, 1), (1, 0), (0, 2), (0, 1)]
+        """
+        a, b = _pair(state)
+        return [tuple(o) for o in self._core.options(a, b)]  # type: ignore[misc]
+
+    def _moves(self, state: tuple[int, int]) -> list[tuple[tuple[int, int], tuple[tuple[int, int], ...]]]:
+        """Every move.
+
+        Pairs ``(option, parts)``; a two-heap position is one part (the same primitive as :meth:`StateGame.moves`, for
+        Position components).
+
+        >>> import grundy as gr
+        >>> gr.TwoHeapGame([(1, 1)])._moves((2, 3))
+        [((1, 2), ((1, 2),))]
+        """
+        return [(o, (o,)) for o in self.options(state)]
+
+    def winning_options(self, state: tuple[int, int], target: int = 0) -> list[tuple[int, int]]:
+        """The options of ``state`` whose value is ``target`` (0: the winning moves).
+
+        >>> import grundy as gr
+        >>> gr.wythoff().winning_options((4, 4))
+        [(0, 0)]
+        """
+        opts = self.options(state)
+        vals = self.values(opts)
+        return [o for o, v in zip(opts, vals, strict=True) if v == target]
+
+    def row(self, a: int) -> TwoHeapRow:
+        """Row ``a``: the sequence G(a, 0), G(a, 1), ... as a game-like object.
+
+        >>> import grundy as gr
+        >>> gr.wythoff().row(1).values(9).tolist()
+        [1, 2, 0, 4, 5, 3, 7, 8, 6]
+        """
+        return TwoHeapRow(self, as_heap(a, "a"))
+
+    # -- display ---------------------------------------------------------------------------------
+    def _name(self) -> str:
+        if self.name:
+            return self.name
+        return f"TwoHeapGame({self.moves}{', unbounded' if self.unbounded else ''})"
+
+    def __repr__(self) -> str:
+        extra = ", unbounded=True" if self.unbounded else ""
+        name = f", name={self.name!r}" if self.name else ""
+        return f"TwoHeapGame({self.moves}{extra}{name})"
+
+    def _card_rows(self) -> list[tuple[str, str]]:
+        return [
+            ("moves", escape(", ".join(f"({x}, {y})" for x, y in self.moves) or "none")),
+            ("multiples", "any k &ge; 1" if self.unbounded else "k = 1"),
+        ]
+
+    def _card_grid(self) -> np.ndarray | None:
+        return self._grid(CARD_CELLS, CARD_CELLS)
+
+
+class TwoHeapRow:
+    """Row ``a`` of a two-heap game: the sequence G(a, 0), G(a, 1), ...
+
+    >>> import grundy as gr
+    >>> p = gr.wythoff().row(1).periodicity()
+    >>> p.period, p.saltus, p.proven
+    (3, 3, False)
+    """
+
+    def __init__(self, game: TwoHeapGame, a: int) -> None:
+        self.game, self.a = game, a
+
+    def values(self, n: int) -> np.ndarray:
+        """G(a, 0..n-1).
+
+        >>> import grundy as gr
+        >>> gr.wythoff().row(0).values(5).tolist()
+        [0, 1, 2, 3, 4]
+        """
+        n = as_count(n)
+        row: np.ndarray = self.game._ensure(self.a + 1, n)[self.a, :n].copy()
+        return row
+
+    def value(self, b: int) -> int:
+        """G(a, b).
+
+        >>> import grundy as gr
+        >>> gr.wythoff().row(2).value(1)
+        0
+        """
+        return self.game.value((self.a, b))
+
+    def periodicity(self, max_n: int = ROW_MAX_N) -> Periodicity:
+        """Where G(a, b + period) = G(a, b) + saltus starts, observed in ``G(a, 0..max_n-1)``.
+
+        Uses the period detection of the heap games; nothing is proven (no periodicity theorem
+        is known to grundy for two-heap rows), so ``proven`` is False and the certificate says
+        what was observed.
+
+        >>> import grundy as gr
+        >>> gr.wythoff().row(0).periodicity().certificate.startswith("observed only")
+        True
+        """
+        n = as_count(max_n, "max_n")
+        v = np.ascontiguousarray(self.values(n), dtype=np.uint32)
+        why = "rows of two-heap games have no periodicity theorem here: observed, not proven"
+        d = _core.scan_period(v, why)
+        if d is None:
+            return Periodicity(None, None, 0, False, f"no period observed in G({self.a}, 0..{n - 1})", n)
+        n0, p = int(d["preperiod"]), int(d["period"])
+        base = tuple(int(x) for x in v[n0 : n0 + p])
+        return Periodicity(n0, p, int(d["saltus"]), False, d["certificate"], int(d["checked_to"]), base)
+
+    def __repr__(self) -> str:
+        return f"{self.game!r}.row({self.a})"
+
+
+def wythoff() -> TwoHeapGame:
+    """Wythoff's game: take any number from one heap, or the same number from both.
+
+    >>> import grundy as gr
+    >>> g = gr.wythoff()
+    >>> [(a, b) for a in range(6) for b in range(a, 6) if g.value((a, b)) == 0]
+    [(0, 0), (1, 2), (3, 5)]
+    """
+    return TwoHeapGame([(1, 0), (0, 1), (1, 1)], unbounded=True, name="Wythoff")
+
+
+__all__ = ["TwoHeapGame", "TwoHeapRow", "wythoff"]

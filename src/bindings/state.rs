@@ -1,0 +1,350 @@
+//! `_core.StateExplorer`: explores a game given by Python functions over hashable states, holding
+//! the GIL only to call them, and solves the explored graph in Rust without the GIL.
+
+use super::sequence::Narrow;
+use super::{on_threads, ErrSlot, PyControl};
+use crate::error::Error;
+use crate::state_graph::StateGraph;
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::time::{Duration, Instant};
+
+/// How often the exploration loop looks for Ctrl-C and reports progress.
+const POLL: Duration = Duration::from_millis(100);
+
+/// The explored graph of one game: canonical states, their ids, and the options of each as lists
+/// of component ids.
+#[pyclass(module = "grundy._core")]
+pub struct StateExplorer {
+    options: Py<PyAny>,
+    components: Option<Py<PyAny>>,
+    key: Option<Py<PyAny>>,
+    index: Py<PyDict>,
+    states: Vec<Py<PyAny>>,
+    graph: StateGraph,
+    max_states: Option<u64>,
+}
+
+/// `repr(x)`, cut to 200 characters for messages.
+fn show(x: &Bound<'_, PyAny>) -> String {
+    let s = x
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "<unprintable state>".into());
+    if s.chars().count() > 200 {
+        format!("{}...", s.chars().take(200).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// Adds a note naming `state` to an exception raised while handling it; the exception itself is
+/// kept unchanged.
+fn with_note(py: Python<'_>, e: PyErr, what: &str, state: &Bound<'_, PyAny>) -> PyErr {
+    let _ = e.value(py).call_method1(
+        "add_note",
+        (format!("raised by {what} on state {}", show(state)),),
+    );
+    e
+}
+
+/// An exception of `grundy.exceptions` made with one argument.
+fn exception<'py>(py: Python<'py>, name: &str, arg: Bound<'py, PyAny>) -> PyErr {
+    let made = py
+        .import("grundy.exceptions")
+        .and_then(|m| m.getattr(name))
+        .and_then(|c| c.call1((arg,)));
+    match made {
+        Ok(e) => PyErr::from_value(e),
+        Err(e) => e,
+    }
+}
+
+impl StateExplorer {
+    /// The id of the canonical form of `state`, recording it when it is new.
+    fn intern(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let canon = match &self.key {
+            Some(k) => k
+                .call1(py, (state,))
+                .map_err(|e| with_note(py, e, "key", state))?
+                .into_bound(py),
+            None => state.clone(),
+        };
+        let index = self.index.bind(py);
+        let found = index.get_item(&canon).map_err(|e| {
+            if e.is_instance_of::<PyTypeError>(py) {
+                let what = if self.key.is_some() {
+                    format!("key({}) returned {}", show(state), show(&canon))
+                } else {
+                    format!("state {}", show(state))
+                };
+                PyTypeError::new_err(format!(
+                    "{what}, which is not hashable ({}): states (and keys) must be hashable, \
+                     e.g. tuples or frozensets rather than lists or sets",
+                    e.value(py)
+                ))
+            } else {
+                e
+            }
+        })?;
+        if let Some(id) = found {
+            return id.extract::<u32>();
+        }
+        let id = self.states.len();
+        if let Some(limit) = self.max_states {
+            if id as u64 >= limit {
+                return Err(exception(
+                    py,
+                    "SearchLimitError",
+                    pyo3::types::PyString::new(
+                        py,
+                        &format!(
+                            "the game has more than max_states = {limit} distinct states; raise \
+                         max_states, or give key= (symmetries) or components= (sums) to explore \
+                         fewer"
+                        ),
+                    )
+                    .into_any(),
+                ));
+            }
+        }
+        if id as u64 >= u32::MAX as u64 {
+            return Err(PyErr::from(Error::Invalid(format!(
+                "a game may have at most {} states",
+                u32::MAX
+            ))));
+        }
+        index.set_item(&canon, id)?;
+        self.states.push(canon.unbind());
+        Ok(id as u32)
+    }
+
+    /// The ids of the canonical components of `state`.
+    fn parts(
+        &mut self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        out: &mut Vec<u32>,
+    ) -> PyResult<()> {
+        out.clear();
+        let Some(c) = &self.components else {
+            out.push(self.intern(py, state)?);
+            return Ok(());
+        };
+        let ret = c
+            .call1(py, (state,))
+            .map_err(|e| with_note(py, e, "components", state))?
+            .into_bound(py);
+        let it = ret.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "components({}) returned {}, which is not iterable: it must return the parts \
+                 (states) the state splits into",
+                show(state),
+                show(&ret)
+            ))
+        })?;
+        for p in it {
+            let p = p.map_err(|e| with_note(py, e, "components", state))?;
+            out.push(self.intern(py, &p)?);
+        }
+        Ok(())
+    }
+
+    /// Records the options of every state discovered but not yet expanded.
+    fn expand(&mut self, py: Python<'_>, progress: Option<&Py<PyAny>>) -> PyResult<()> {
+        let mut parts = Vec::new();
+        let mut last = Instant::now();
+        while self.graph.num_vertices() < self.states.len() {
+            let u = self.graph.num_vertices();
+            let s = self.states[u].clone_ref(py).into_bound(py);
+            let ret = self
+                .options
+                .call1(py, (&s,))
+                .map_err(|e| with_note(py, e, "options", &s))?
+                .into_bound(py);
+            let it = ret.try_iter().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "options({}) returned {}, which is not iterable: it must return the states \
+                     one move can reach (an empty list when there is no move)",
+                    show(&s),
+                    show(&ret)
+                ))
+            })?;
+            for o in it {
+                let o = o.map_err(|e| with_note(py, e, "options", &s))?;
+                self.parts(py, &o, &mut parts)?;
+                self.graph.push_option(&parts);
+            }
+            self.graph.end_vertex();
+            if u & 1023 == 0 && last.elapsed() >= POLL {
+                last = Instant::now();
+                py.check_signals()?;
+                if let Some(f) = progress {
+                    f.call1(py, (self.graph.num_vertices(), self.states.len()))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets every state from `n` on.
+    fn rollback(&mut self, py: Python<'_>, n: usize) {
+        let index = self.index.bind(py);
+        for s in self.states.drain(n..) {
+            let _ = index.del_item(s);
+        }
+        self.graph.truncate(n);
+    }
+
+    /// Explores from `roots` and solves; on any failure nothing new is kept.
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        roots: &Bound<'_, PyAny>,
+        progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Vec<Vec<u32>>> {
+        let n0 = self.states.len();
+        let r = self.explore_and_solve(py, roots, progress, threads);
+        if r.is_err() {
+            self.rollback(py, n0);
+        }
+        r
+    }
+
+    fn explore_and_solve(
+        &mut self,
+        py: Python<'_>,
+        roots: &Bound<'_, PyAny>,
+        progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Vec<Vec<u32>>> {
+        let mut out = Vec::new();
+        let mut parts = Vec::new();
+        for r in roots.try_iter()? {
+            self.parts(py, &r?, &mut parts)?;
+            out.push(parts.clone());
+        }
+        self.expand(py, progress.as_ref())?;
+        let ctl = PyControl {
+            slot: ErrSlot::default(),
+            progress: None,
+        };
+        let graph = &mut self.graph;
+        let r = py.detach(|| on_threads(threads, &ctl, |c| graph.solve(c)).and_then(|r| r));
+        match r {
+            Ok(()) => Ok(out),
+            Err(Error::Cycle(ids)) => {
+                let cycle = PyList::empty(py);
+                for &i in &ids {
+                    cycle.append(self.states[i as usize].clone_ref(py))?;
+                }
+                Err(exception(py, "CycleError", cycle.into_any()))
+            }
+            Err(e) => Err(ctl.slot.raise(e)),
+        }
+    }
+
+    fn check_id(&self, id: usize) -> PyResult<()> {
+        if id < self.graph.num_solved() {
+            Ok(())
+        } else {
+            Err(PyIndexError::new_err(format!(
+                "state id {id} is not explored (only {} are)",
+                self.graph.num_solved()
+            )))
+        }
+    }
+}
+
+#[pymethods]
+impl StateExplorer {
+    #[new]
+    #[pyo3(signature = (options, components=None, key=None, max_states=None))]
+    fn new(
+        py: Python<'_>,
+        options: Py<PyAny>,
+        components: Option<Py<PyAny>>,
+        key: Option<Py<PyAny>>,
+        max_states: Option<u64>,
+    ) -> Self {
+        StateExplorer {
+            options,
+            components,
+            key,
+            index: PyDict::new(py).unbind(),
+            states: Vec::new(),
+            graph: StateGraph::new(),
+            max_states,
+        }
+    }
+
+    /// Explores every state reachable from `roots` (an iterable of states) and solves them.
+    /// Returns, per root, the ids of its canonical components. `progress(done, found)` is
+    /// called about every 0.1 s while exploring.
+    #[pyo3(signature = (roots, progress=None, threads=None))]
+    fn explore(
+        &mut self,
+        py: Python<'_>,
+        roots: &Bound<'_, PyAny>,
+        progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Vec<Vec<u32>>> {
+        self.run(py, roots, progress, threads)
+    }
+
+    /// The values of `roots` (the XOR of their components' values) as a numpy array of the
+    /// smallest unsigned dtype that holds them.
+    #[pyo3(signature = (roots, progress=None, threads=None))]
+    fn values<'py>(
+        &mut self,
+        py: Python<'py>,
+        roots: &Bound<'py, PyAny>,
+        progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ids = self.run(py, roots, progress, threads)?;
+        let v = self.graph.values();
+        let out: Vec<u32> = ids
+            .iter()
+            .map(|p| p.iter().fold(0, |x, &i| x ^ v[i as usize]))
+            .collect();
+        let max = out.iter().copied().max().unwrap_or(0);
+        Ok(Narrow::new(max, out.into_iter()).into_array(py))
+    }
+
+    /// G of the explored state with this id.
+    fn value(&self, id: usize) -> PyResult<u32> {
+        self.check_id(id)?;
+        Ok(self.graph.values()[id])
+    }
+
+    /// The options of an explored state, each as the list of ids of its components.
+    fn option_parts(&self, id: usize) -> PyResult<Vec<Vec<u32>>> {
+        self.check_id(id)?;
+        Ok(self
+            .graph
+            .option_ids(id)
+            .map(|j| self.graph.option_parts(j).to_vec())
+            .collect())
+    }
+
+    /// The canonical state with this id.
+    fn state(&self, py: Python<'_>, id: usize) -> PyResult<Py<PyAny>> {
+        self.check_id(id)?;
+        Ok(self.states[id].clone_ref(py))
+    }
+
+    /// The number of distinct canonical states explored and solved.
+    #[getter]
+    fn num_states(&self) -> usize {
+        self.graph.num_solved()
+    }
+
+    /// The number of options over all explored states.
+    #[getter]
+    fn num_options(&self) -> usize {
+        self.graph.num_options()
+    }
+}

@@ -1,0 +1,495 @@
+//! Explored state graphs whose options are disjunctive sums: the engine behind `StateGame`.
+//!
+//! Vertices `0..V` are (canonical) component states. Each vertex has a list of options, and each
+//! option is a multiset of component vertices (the parts the option splits into; none for an
+//! option that ends the game in that component). The value of an option is the XOR of its parts'
+//! values, and G(u) is the mex of its options' values.
+//!
+//! The graph grows: an explorer appends vertices with [`StateGraph::push_option`] and
+//! [`StateGraph::end_vertex`], then [`StateGraph::solve`] settles every vertex added since the last
+//! solve, by topological layers (Kahn's algorithm from the sinks) in parallel with rayon, like
+//! [`Graph::grundy_values`](crate::graph::Graph::grundy_values). Solved values stay: later
+//! questions reuse them. A cycle gives [`Error::Cycle`] with the vertices of one cycle.
+//!
+//! ```
+//! use grundy::engine::NoControl;
+//! use grundy::state_graph::StateGraph;
+//! // Vertex 0: no options. 1: one option, {0}. 2: options {} and {1, 1} (a sum of two copies).
+//! let mut g = StateGraph::new();
+//! g.end_vertex();
+//! g.push_option(&[0]);
+//! g.end_vertex();
+//! g.push_option(&[]);
+//! g.push_option(&[1, 1]);
+//! g.end_vertex();
+//! g.solve(&NoControl).unwrap();
+//! assert_eq!(g.values(), &[0, 1, 1]);
+//! ```
+
+use crate::engine::Control;
+use crate::error::{Error, Result};
+use crate::graph::{counting_sort, zeroed, Poller};
+use crate::memory;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Layers smaller than this are settled on the calling thread.
+const PAR_LAYER: usize = 4096;
+/// Vertices per rayon task inside a layer.
+const CHUNK: usize = 1024;
+/// Vertices settled between two looks at the clock.
+const POLL_EVERY: usize = 1 << 16;
+
+/// A growing graph whose options are multisets of component vertices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateGraph {
+    /// `V + 1` entries: the options of `u` are `opt_off[u]..opt_off[u + 1]`.
+    opt_off: Vec<u64>,
+    /// One entry per option plus one: option `j` is `parts[part_off[j]..part_off[j + 1]]`.
+    part_off: Vec<u64>,
+    parts: Vec<u32>,
+    /// G(u) for `u < values.len()` (the solved vertices).
+    values: Vec<u32>,
+}
+
+impl Default for StateGraph {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StateGraph {
+    /// An empty graph.
+    pub fn new() -> Self {
+        StateGraph {
+            opt_off: vec![0],
+            part_off: vec![0],
+            parts: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// The number of vertices whose options are recorded.
+    pub fn num_vertices(&self) -> usize {
+        self.opt_off.len() - 1
+    }
+
+    /// The number of options over all vertices.
+    pub fn num_options(&self) -> usize {
+        self.part_off.len() - 1
+    }
+
+    /// The number of vertices solved so far (a prefix `0..num_solved()`).
+    pub fn num_solved(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Adds an option with the given parts to the vertex being recorded (vertex
+    /// `num_vertices()`).
+    pub fn push_option(&mut self, parts: &[u32]) {
+        self.parts.extend_from_slice(parts);
+        self.part_off.push(self.parts.len() as u64);
+    }
+
+    /// Closes the vertex being recorded: the options pushed since the last call are its options.
+    pub fn end_vertex(&mut self) {
+        self.opt_off.push(self.num_options() as u64);
+    }
+
+    /// Forgets every vertex from `n` on (and any options pushed for an unfinished vertex), so
+    /// that a failed exploration leaves the graph as it was. Solved vertices below `n` stay.
+    pub fn truncate(&mut self, n: usize) {
+        let n = n.min(self.num_vertices());
+        self.opt_off.truncate(n + 1);
+        let m = self.opt_off[n] as usize;
+        self.part_off.truncate(m + 1);
+        self.parts.truncate(self.part_off[m] as usize);
+        self.values.truncate(n);
+    }
+
+    /// The option ids of `u` (a range into [`Self::option_parts`]). Panics when `u` is not a
+    /// recorded vertex.
+    pub fn option_ids(&self, u: usize) -> std::ops::Range<usize> {
+        self.opt_off[u] as usize..self.opt_off[u + 1] as usize
+    }
+
+    /// The parts of option `j`.
+    pub fn option_parts(&self, j: usize) -> &[u32] {
+        &self.parts[self.part_off[j] as usize..self.part_off[j + 1] as usize]
+    }
+
+    /// The values of the solved vertices `0..num_solved()`.
+    pub fn values(&self) -> &[u32] {
+        &self.values
+    }
+
+    /// The value of option `j` (the XOR of its parts' values), when all its parts are solved.
+    pub fn option_value(&self, j: usize) -> Option<u32> {
+        self.option_parts(j)
+            .iter()
+            .try_fold(0u32, |x, &p| self.values.get(p as usize).map(|v| x ^ v))
+    }
+
+    /// The CSR arrays `(opt_off, part_off, parts)`: what a solver for another kind of play (a
+    /// loopy solver, say) needs.
+    pub fn csr(&self) -> (&[u64], &[u64], &[u32]) {
+        (&self.opt_off, &self.part_off, &self.parts)
+    }
+
+    /// Settles every vertex recorded since the last successful solve. Fails with
+    /// [`Error::Invalid`] when an option names a vertex that is not recorded, with
+    /// [`Error::Cycle`] (vertex ids) when the new vertices hold a cycle, and with the control's
+    /// error when it asks to stop; on failure no new value is kept. Runs on the current rayon
+    /// pool.
+    pub fn solve(&mut self, ctl: &dyn Control) -> Result<()> {
+        let lo = self.values.len();
+        let n = self.num_vertices();
+        if lo == n {
+            return Ok(());
+        }
+        let k = n - lo;
+        let first = self.part_off[self.opt_off[lo] as usize] as usize;
+        let refs = &self.parts[first..];
+        if let Some(&bad) = refs.iter().find(|&&p| p as usize >= n) {
+            return Err(Error::Invalid(format!(
+                "an option names vertex {bad}, but only {n} vertices are recorded"
+            )));
+        }
+        let m = refs.iter().filter(|&&p| p as usize >= lo).count();
+        memory::check((k as u64 + 1) * 8 + m as u64 * 4 + k as u64 * 16)?;
+        ctl.check(0, k as u64)?;
+        let mut poll = Poller::new(ctl, k as u64);
+        let this = &*self;
+        // Who depends on each new vertex, once per reference: the reverse graph.
+        let deps = || {
+            (lo..n).flat_map(move |u| {
+                this.option_ids(u).flat_map(move |j| {
+                    this.option_parts(j)
+                        .iter()
+                        .filter(move |&&p| p as usize >= lo)
+                        .map(move |&p| (p - lo as u32, (u - lo) as u32))
+                })
+            })
+        };
+        let (roff, rsrc) = counting_sort(k, m, deps, &mut poll)?;
+        let mut remaining = zeroed::<u32>(k)?;
+        for &u in &rsrc {
+            remaining[u as usize] += 1;
+        }
+        let remaining: Vec<AtomicU32> = remaining.into_iter().map(AtomicU32::new).collect();
+        let new: Vec<AtomicU32> = (0..k).map(|_| AtomicU32::new(0)).collect();
+        let kahn = Kahn {
+            graph: this,
+            lo,
+            roff: &roff,
+            rsrc: &rsrc,
+            remaining: &remaining,
+            new: &new,
+        };
+        let mut order: Vec<u32> = Vec::new();
+        order.try_reserve_exact(k).map_err(|_| Error::Memory {
+            requested: k as u64 * 4,
+            available: memory::available().unwrap_or(0),
+        })?;
+        order.extend((0..k as u32).filter(|&i| remaining[i as usize].load(Relaxed) == 0));
+        let mut since_poll = 0usize;
+        let mut start = 0;
+        let mut scratch = Vec::new();
+        while start < order.len() {
+            let end = order.len();
+            if end - start < PAR_LAYER {
+                for i in start..end {
+                    let v = order[i];
+                    kahn.settle(v, &mut scratch, &mut order);
+                }
+            } else {
+                let ready: Vec<Vec<u32>> = order[start..end]
+                    .par_chunks(CHUNK)
+                    .map(|chunk| {
+                        let mut ready = Vec::new();
+                        let mut scratch = Vec::new();
+                        for &v in chunk {
+                            kahn.settle(v, &mut scratch, &mut ready);
+                        }
+                        ready
+                    })
+                    .collect();
+                for r in ready {
+                    order.extend_from_slice(&r);
+                }
+            }
+            since_poll += end - start;
+            if since_poll >= POLL_EVERY {
+                since_poll = 0;
+                poll.tick(order.len() as u64)?;
+            }
+            start = end;
+        }
+        if order.len() < k {
+            return Err(Error::Cycle(self.find_cycle(lo, &remaining)));
+        }
+        self.values
+            .extend(new.into_iter().map(AtomicU32::into_inner));
+        Ok(())
+    }
+
+    /// One cycle among the new vertices left unsettled: each has an unsettled part in some
+    /// option, so following those comes back to a vertex already seen.
+    fn find_cycle(&self, lo: usize, remaining: &[AtomicU32]) -> Vec<u64> {
+        let pending = |u: usize| u >= lo && remaining[u - lo].load(Relaxed) > 0;
+        let Some(mut u) = (lo..self.num_vertices()).find(|&u| pending(u)) else {
+            return Vec::new();
+        };
+        let mut seen_at = std::collections::HashMap::new();
+        let mut path: Vec<u64> = Vec::new();
+        loop {
+            if let Some(&i) = seen_at.get(&u) {
+                return path.split_off(i);
+            }
+            seen_at.insert(u, path.len());
+            path.push(u as u64);
+            let next = self
+                .option_ids(u)
+                .flat_map(|j| self.option_parts(j).iter())
+                .find(|&&p| pending(p as usize));
+            match next {
+                Some(&p) => u = p as usize,
+                None => return path, // cannot happen: u is pending because a part is
+            }
+        }
+    }
+}
+
+/// The shared state of one solve.
+struct Kahn<'a> {
+    graph: &'a StateGraph,
+    lo: usize,
+    roff: &'a [u64],
+    rsrc: &'a [u32],
+    remaining: &'a [AtomicU32],
+    new: &'a [AtomicU32],
+}
+
+impl Kahn<'_> {
+    #[inline]
+    fn get(&self, p: u32) -> u32 {
+        let p = p as usize;
+        if p < self.lo {
+            self.graph.values[p]
+        } else {
+            self.new[p - self.lo].load(Relaxed)
+        }
+    }
+
+    /// Computes G of new vertex `v` (index from `lo`; all its parts are settled) and pushes the
+    /// vertices that thereby have every part settled onto `ready`.
+    #[inline]
+    fn settle(&self, v: u32, scratch: &mut Vec<u64>, ready: &mut Vec<u32>) {
+        let u = v as usize + self.lo;
+        let ids = self.graph.option_ids(u);
+        let d = ids.len();
+        let val = |j: usize| {
+            self.graph
+                .option_parts(j)
+                .iter()
+                .fold(0u32, |x, &p| x ^ self.get(p))
+        };
+        let g = if d < 64 {
+            let mut w = 0u64;
+            for j in ids {
+                let x = val(j);
+                if x < 64 {
+                    w |= 1 << x;
+                }
+            }
+            (!w).trailing_zeros()
+        } else {
+            scratch.clear();
+            scratch.resize(d / 64 + 1, 0);
+            for j in ids {
+                let x = val(j) as usize;
+                if x <= d {
+                    scratch[x >> 6] |= 1 << (x & 63);
+                }
+            }
+            let i = scratch
+                .iter()
+                .position(|&w| w != u64::MAX)
+                .unwrap_or(scratch.len());
+            (i * 64) as u32 + (!scratch.get(i).copied().unwrap_or(0)).trailing_zeros()
+        };
+        self.new[v as usize].store(g, Relaxed);
+        let (a, b) = (self.roff[v as usize], self.roff[v as usize + 1]);
+        for &w in &self.rsrc[a as usize..b as usize] {
+            if self.remaining[w as usize].fetch_sub(1, Relaxed) == 1 {
+                ready.push(w);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoControl;
+
+    /// Builds a graph from explicit option lists.
+    fn build(opts: &[Vec<Vec<u32>>]) -> StateGraph {
+        let mut g = StateGraph::new();
+        for o in opts {
+            for parts in o {
+                g.push_option(parts);
+            }
+            g.end_vertex();
+        }
+        g
+    }
+
+    /// Reference by memoised recursion (ids must make a DAG).
+    fn naive(opts: &[Vec<Vec<u32>>], u: usize, memo: &mut Vec<Option<u32>>) -> u32 {
+        if let Some(v) = memo[u] {
+            return v;
+        }
+        let set: std::collections::HashSet<u32> = opts[u]
+            .iter()
+            .map(|parts| {
+                parts
+                    .iter()
+                    .fold(0, |x, &p| x ^ naive(opts, p as usize, memo))
+            })
+            .collect();
+        let g = (0..).find(|x| !set.contains(x)).unwrap();
+        memo[u] = Some(g);
+        g
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    #[test]
+    fn nim_heaps_and_sums() {
+        // Vertex k is a nim heap of size k; vertex 40 + k is "two heaps of size k" (value 0).
+        let mut opts: Vec<Vec<Vec<u32>>> = (0..40u32)
+            .map(|k| (0..k).map(|j| vec![j]).collect())
+            .collect();
+        for k in 0..40u32 {
+            opts.push((0..k).map(|j| vec![j, k]).collect());
+        }
+        let mut g = build(&opts);
+        g.solve(&NoControl).unwrap();
+        assert_eq!(&g.values()[..40], (0..40).collect::<Vec<u32>>().as_slice());
+        assert!(g.values()[40..].iter().all(|&v| v == 0));
+    }
+
+    #[test]
+    fn random_graphs_grown_in_steps_match_recursion() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for &(n, steps) in &[(5usize, 1usize), (300, 3), (20_000, 4)] {
+            // Options of u name parts below u (a DAG); vertex ids are solved in several steps.
+            let opts: Vec<Vec<Vec<u32>>> = (0..n)
+                .map(|u| {
+                    let d = if u == 0 {
+                        0
+                    } else {
+                        rng.below(100) as usize % 70
+                    };
+                    (0..d)
+                        .map(|_| {
+                            let parts = rng.below(4) as usize;
+                            (0..parts).map(|_| rng.below(u as u64) as u32).collect()
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut memo = vec![None; n];
+            let want: Vec<u32> = (0..n).map(|u| naive(&opts, u, &mut memo)).collect();
+            let mut g = StateGraph::new();
+            for s in 0..steps {
+                let hi = n * (s + 1) / steps;
+                for o in &opts[g.num_vertices()..hi] {
+                    for parts in o {
+                        g.push_option(parts);
+                    }
+                    g.end_vertex();
+                }
+                g.solve(&NoControl).unwrap();
+                assert_eq!(g.values(), &want[..hi]);
+            }
+            for j in g.option_ids(n - 1) {
+                let x = g
+                    .option_parts(j)
+                    .iter()
+                    .fold(0, |x, &p| x ^ want[p as usize]);
+                assert_eq!(g.option_value(j), Some(x));
+            }
+        }
+    }
+
+    #[test]
+    fn long_chain_and_wide_layers() {
+        let n = 300_000u32;
+        let opts: Vec<Vec<Vec<u32>>> = (0..n)
+            .map(|u| if u == 0 { vec![] } else { vec![vec![u - 1]] })
+            .collect();
+        let mut g = build(&opts);
+        g.solve(&NoControl).unwrap();
+        assert!(g
+            .values()
+            .iter()
+            .enumerate()
+            .all(|(i, &x)| x == (i % 2) as u32));
+        // 50,000 vertices over one sink: one wide parallel layer.
+        let mut opts = vec![vec![]];
+        opts.extend((0..50_000).map(|_| vec![vec![0u32], vec![]]));
+        let mut g = build(&opts);
+        g.solve(&NoControl).unwrap();
+        assert!(g.values()[1..].iter().all(|&x| x == 1));
+    }
+
+    #[test]
+    fn cycles_are_named_and_nothing_is_kept() {
+        // 0 is a sink; 1 -> {0}; then 2 -> {3, 0} and 3 -> {2}: a cycle through parts.
+        let mut g = build(&[vec![], vec![vec![0]]]);
+        g.solve(&NoControl).unwrap();
+        for o in [vec![vec![3, 0]], vec![vec![2]]] {
+            for parts in &o {
+                g.push_option(parts);
+            }
+            g.end_vertex();
+        }
+        match g.solve(&NoControl) {
+            Err(Error::Cycle(mut c)) => {
+                c.sort();
+                assert_eq!(c, vec![2, 3]);
+            }
+            other => panic!("expected a cycle, got {other:?}"),
+        }
+        assert_eq!(g.num_solved(), 2);
+        g.truncate(2);
+        assert_eq!((g.num_vertices(), g.num_options()), (2, 1));
+        let mut g = build(&[vec![vec![0]]]);
+        assert_eq!(g.solve(&NoControl), Err(Error::Cycle(vec![0])));
+    }
+
+    #[test]
+    fn unrecorded_parts_and_stops() {
+        let mut g = build(&[vec![vec![1]]]);
+        assert!(matches!(g.solve(&NoControl), Err(Error::Invalid(_))));
+        struct Stop;
+        impl Control for Stop {
+            fn check(&self, _: u64, _: u64) -> Result<()> {
+                Err(Error::Interrupted)
+            }
+        }
+        let mut g = build(&[vec![]]);
+        assert_eq!(g.solve(&Stop), Err(Error::Interrupted));
+        assert_eq!(g.num_solved(), 0);
+    }
+}

@@ -1,0 +1,391 @@
+//! Two-heap subtraction games: a position is a pair `(a, b)` and a move subtracts a vector
+//! `(dx, dy)` from a fixed set (or, when unbounded, any positive multiple `k * (dx, dy)`) as long
+//! as both heaps stay non-negative. Wythoff's game is `{(1, 0), (0, 1), (1, 1)}`, unbounded.
+//!
+//! [`TwoHeap::grid`] computes G(a, b) for `a < rows`, `b < cols`. Every move lowers `a + b`, so
+//! the cells of one anti-diagonal `a + b = s` depend only on earlier anti-diagonals and are
+//! settled in parallel. For unbounded moves the options of a cell along direction `(dx, dy)` are
+//! the earlier cells of its ray; each ray keeps a bit set of the values seen on it (incremental
+//! mex), so a cell costs a scan of a few words instead of a rescan of every option. Two cells of
+//! one anti-diagonal never share a ray, so the updates do not conflict.
+//!
+//! ```
+//! use grundy::engine::NoControl;
+//! use grundy::two_heap::TwoHeap;
+//! let wythoff = TwoHeap::new(&[(1, 0), (0, 1), (1, 1)], true).unwrap();
+//! let g = wythoff.grid(3, 3, &NoControl).unwrap();
+//! assert_eq!(g, vec![0, 1, 2, 1, 2, 0, 2, 0, 1]);
+//! ```
+
+use crate::engine::{Control, POLL_INTERVAL};
+use crate::error::{Error, Result};
+use crate::memory;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+/// Anti-diagonals shorter than this are settled on the calling thread.
+/// (Small under test, so that small grids take the parallel path too.)
+const PAR_DIAGONAL: usize = if cfg!(test) { 16 } else { 256 };
+
+/// A two-heap subtraction game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TwoHeap {
+    moves: Vec<(u32, u32)>,
+    unbounded: bool,
+}
+
+impl TwoHeap {
+    /// The game with the given move vectors (duplicates are dropped). [`Error::Invalid`] for
+    /// `(0, 0)` (a move that changes nothing) or a component above `u32::MAX`.
+    pub fn new(moves: &[(u64, u64)], unbounded: bool) -> Result<Self> {
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for &(dx, dy) in moves {
+            if dx == 0 && dy == 0 {
+                return Err(Error::Invalid(
+                    "the move (0, 0) changes nothing: every move must take from a heap".into(),
+                ));
+            }
+            let (Ok(x), Ok(y)) = (u32::try_from(dx), u32::try_from(dy)) else {
+                return Err(Error::Invalid(format!(
+                    "move ({dx}, {dy}) is too large: components are at most {}",
+                    u32::MAX
+                )));
+            };
+            if !out.contains(&(x, y)) {
+                out.push((x, y));
+            }
+        }
+        out.sort_unstable();
+        Ok(TwoHeap {
+            moves: out,
+            unbounded,
+        })
+    }
+
+    /// The move vectors, sorted.
+    pub fn moves(&self) -> &[(u32, u32)] {
+        &self.moves
+    }
+
+    /// Whether any positive multiple of a move vector may be subtracted.
+    pub fn unbounded(&self) -> bool {
+        self.unbounded
+    }
+
+    /// The options of `(a, b)`, each once, in order of move then multiple.
+    pub fn options(&self, a: u64, b: u64) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for &(dx, dy) in &self.moves {
+            let (dx, dy) = (dx as u64, dy as u64);
+            let mut k = 1u64;
+            while dx * k <= a && dy * k <= b {
+                let o = (a - dx * k, b - dy * k);
+                if seen.insert(o) {
+                    out.push(o);
+                }
+                if !self.unbounded {
+                    break;
+                }
+                k += 1;
+            }
+        }
+        out
+    }
+
+    /// The most options a cell below `(rows, cols)` can have: a bound on every value.
+    fn max_options(&self, rows: u64, cols: u64) -> u64 {
+        let (a, b) = (rows.saturating_sub(1), cols.saturating_sub(1));
+        self.moves
+            .iter()
+            .map(|&(dx, dy)| {
+                if !self.unbounded {
+                    1
+                } else {
+                    let ka = if dx == 0 { u64::MAX } else { a / dx as u64 };
+                    let kb = if dy == 0 { u64::MAX } else { b / dy as u64 };
+                    ka.min(kb)
+                }
+            })
+            .sum()
+    }
+
+    /// G(a, b) for `a < rows`, `b < cols`, row-major (`rows * cols` values). Runs on the current
+    /// rayon pool; `ctl` is polled about every [`POLL_INTERVAL`]. [`Error::Memory`] when the grid
+    /// and the ray bit sets would not fit.
+    pub fn grid(&self, rows: usize, cols: usize, ctl: &dyn Control) -> Result<Vec<u32>> {
+        let cells = (rows as u64)
+            .checked_mul(cols as u64)
+            .ok_or(Error::Memory {
+                requested: u64::MAX,
+                available: memory::available().unwrap_or(0),
+            })?;
+        if cells == 0 {
+            return Ok(Vec::new());
+        }
+        let vmax = self.max_options(rows as u64, cols as u64);
+        if vmax >= u32::MAX as u64 {
+            return Err(Error::Invalid(format!(
+                "a {rows} x {cols} grid may hold values above {}",
+                u32::MAX
+            )));
+        }
+        let words = (vmax as usize) / 64 + 1;
+        // Rays: per move, one bit set per ray start (only for unbounded moves).
+        let rays: Vec<usize> = if self.unbounded {
+            self.moves
+                .iter()
+                .map(|&(dx, dy)| dx as usize * cols + dy as usize * rows)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let total_rays: u64 = rays.iter().map(|&r| r as u64).sum();
+        memory::check(
+            cells
+                .saturating_mul(4)
+                .saturating_add(total_rays.saturating_mul(words as u64 * 8)),
+        )?;
+        let mut ray_base = Vec::with_capacity(rays.len());
+        let mut acc = 0usize;
+        for &r in &rays {
+            ray_base.push(acc);
+            acc += r;
+        }
+        let bits: Vec<AtomicU64> = (0..acc * words)
+            .into_par_iter()
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        let grid: Vec<AtomicU32> = (0..cells)
+            .into_par_iter()
+            .map(|_| AtomicU32::new(0))
+            .collect();
+        let k = Cells {
+            game: self,
+            rows,
+            cols,
+            words,
+            ray_base: &ray_base,
+            bits: &bits,
+            grid: &grid,
+        };
+        ctl.check(0, cells)?;
+        let mut last = Instant::now();
+        let mut done = 0u64;
+        for s in 0..rows + cols - 1 {
+            let lo = s.saturating_sub(cols - 1);
+            let hi = s.min(rows - 1);
+            if hi + 1 - lo < PAR_DIAGONAL {
+                let mut scratch = Vec::new();
+                for a in lo..=hi {
+                    k.settle(a, s - a, &mut scratch);
+                }
+            } else {
+                (lo..hi + 1)
+                    .into_par_iter()
+                    .with_min_len(256)
+                    .for_each_init(Vec::new, |scratch, a| k.settle(a, s - a, scratch));
+            }
+            done += (hi + 1 - lo) as u64;
+            if last.elapsed() >= POLL_INTERVAL {
+                ctl.check(done, cells)?;
+                last = Instant::now();
+            }
+        }
+        drop(bits);
+        Ok(grid.into_iter().map(AtomicU32::into_inner).collect())
+    }
+}
+
+/// The shared state of one grid computation.
+struct Cells<'a> {
+    game: &'a TwoHeap,
+    rows: usize,
+    cols: usize,
+    words: usize,
+    ray_base: &'a [usize],
+    bits: &'a [AtomicU64],
+    grid: &'a [AtomicU32],
+}
+
+impl Cells<'_> {
+    /// The index of the ray of `(a, b)` along move `(dx, dy)`, among that move's rays: rays are
+    /// named by their first cell, which has `a < dx` or `b < dy`.
+    #[inline]
+    fn ray(&self, a: usize, b: usize, dx: usize, dy: usize) -> usize {
+        let k = match (dx, dy) {
+            (0, _) => b / dy,
+            (_, 0) => a / dx,
+            _ => (a / dx).min(b / dy),
+        };
+        let (a0, b0) = (a - k * dx, b - k * dy);
+        if a0 < dx {
+            a0 * self.cols + b0
+        } else {
+            dx * self.cols + b0 * self.rows + a0
+        }
+    }
+
+    /// Computes G(a, b) from earlier anti-diagonals and records it on its rays.
+    #[inline]
+    fn settle(&self, a: usize, b: usize, scratch: &mut Vec<u64>) {
+        let g = if self.game.unbounded {
+            let moves = &self.game.moves;
+            let w = self.words;
+            let mut base = [0usize; 8];
+            let small = moves.len() <= 8;
+            let starts: Vec<usize>;
+            let starts: &[usize] = if small {
+                for (i, &(dx, dy)) in moves.iter().enumerate() {
+                    base[i] = (self.ray_base[i] + self.ray(a, b, dx as usize, dy as usize)) * w;
+                }
+                &base[..moves.len()]
+            } else {
+                starts = moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(dx, dy))| {
+                        (self.ray_base[i] + self.ray(a, b, dx as usize, dy as usize)) * w
+                    })
+                    .collect();
+                &starts
+            };
+            let mut g = (w * 64) as u32;
+            for i in 0..w {
+                let mut x = 0u64;
+                for &s in starts {
+                    x |= self.bits[s + i].load(Relaxed);
+                }
+                if x != u64::MAX {
+                    g = (i * 64) as u32 + (!x).trailing_zeros();
+                    break;
+                }
+            }
+            let (word, bit) = (g as usize / 64, g % 64);
+            if word < w {
+                for &s in starts {
+                    self.bits[s + word].fetch_or(1 << bit, Relaxed);
+                }
+            }
+            g
+        } else {
+            let d = self.game.moves.len();
+            scratch.clear();
+            scratch.resize(d / 64 + 1, 0);
+            for &(dx, dy) in &self.game.moves {
+                let (dx, dy) = (dx as usize, dy as usize);
+                if dx <= a && dy <= b {
+                    let x = self.grid[(a - dx) * self.cols + b - dy].load(Relaxed) as usize;
+                    if x <= d {
+                        scratch[x >> 6] |= 1 << (x & 63);
+                    }
+                }
+            }
+            let i = scratch
+                .iter()
+                .position(|&w| w != u64::MAX)
+                .unwrap_or(scratch.len());
+            (i * 64) as u32 + (!scratch.get(i).copied().unwrap_or(0)).trailing_zeros()
+        };
+        self.grid[a * self.cols + b].store(g, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoControl;
+
+    /// Reference: the mex over `options`, row by row.
+    fn naive(game: &TwoHeap, rows: usize, cols: usize) -> Vec<u32> {
+        let mut g = vec![0u32; rows * cols];
+        for a in 0..rows {
+            for b in 0..cols {
+                let set: std::collections::HashSet<u32> = game
+                    .options(a as u64, b as u64)
+                    .into_iter()
+                    .map(|(x, y)| g[x as usize * cols + y as usize])
+                    .collect();
+                g[a * cols + b] = (0..).find(|x| !set.contains(x)).unwrap();
+            }
+        }
+        g
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    #[test]
+    fn wythoff_p_positions() {
+        let w = TwoHeap::new(&[(1, 0), (0, 1), (1, 1)], true).unwrap();
+        let n = 400;
+        let g = w.grid(n, n, &NoControl).unwrap();
+        let phi = (1.0 + 5f64.sqrt()) / 2.0;
+        let mut want = std::collections::HashSet::new();
+        for k in 0..n {
+            let (x, y) = ((k as f64 * phi) as usize, (k as f64 * phi * phi) as usize);
+            want.insert((x, y));
+            want.insert((y, x));
+        }
+        for a in 0..n {
+            for b in 0..n {
+                assert_eq!(g[a * n + b] == 0, want.contains(&(a, b)), "({a}, {b})");
+            }
+            // Row 0 is nim: G(0, b) = b.
+            assert_eq!(g[a], a as u32);
+        }
+    }
+
+    #[test]
+    fn random_games_match_the_naive_grid() {
+        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+        for round in 0..60 {
+            let m = 1 + rng.below(5) as usize;
+            let moves: Vec<(u64, u64)> = (0..m)
+                .map(|_| loop {
+                    let v = (rng.below(4), rng.below(4));
+                    if v != (0, 0) {
+                        break v;
+                    }
+                })
+                .collect();
+            let unbounded = round % 2 == 0;
+            let game = TwoHeap::new(&moves, unbounded).unwrap();
+            // Tall, wide and big enough for the parallel path.
+            let (r, c) = [(7, 40), (40, 7), (70, 70)][round % 3];
+            assert_eq!(
+                game.grid(r, c, &NoControl).unwrap(),
+                naive(&game, r, c),
+                "{moves:?} unbounded={unbounded}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_moves_and_empty_grids() {
+        assert!(matches!(
+            TwoHeap::new(&[(0, 0)], true),
+            Err(Error::Invalid(_))
+        ));
+        assert!(matches!(
+            TwoHeap::new(&[(1 << 40, 0)], false),
+            Err(Error::Invalid(_))
+        ));
+        let g = TwoHeap::new(&[], false).unwrap();
+        assert_eq!(g.grid(2, 2, &NoControl).unwrap(), vec![0; 4]);
+        assert_eq!(g.grid(0, 5, &NoControl).unwrap(), Vec::<u32>::new());
+        let w = TwoHeap::new(&[(1, 0)], true).unwrap();
+        assert!(matches!(
+            w.grid(1 << 31, 1 << 31, &NoControl),
+            Err(Error::Memory { .. } | Error::Invalid(_))
+        ));
+    }
+}

@@ -1,0 +1,164 @@
+"""TwoHeapGame: the Rust grid against published Wythoff results and against a StateGame / naive
+recursion written here for the same rule."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import grundy as gr
+
+
+def rule_options(moves, unbounded):
+    """The same rule as TwoHeapGame(moves, unbounded), written in Python."""
+
+    def options(s):
+        a, b = s
+        out = []
+        for dx, dy in moves:
+            k = 1
+            while dx * k <= a and dy * k <= b:
+                out.append((a - dx * k, b - dy * k))
+                if not unbounded:
+                    break
+                k += 1
+        return out
+
+    return options
+
+
+def naive_grid(moves, unbounded, rows, cols):
+    options = rule_options(moves, unbounded)
+    g = np.zeros((rows, cols), dtype=np.int64)
+    for s in range(rows + cols - 1):
+        for a in range(max(0, s - cols + 1), min(s, rows - 1) + 1):
+            seen = {g[x, y] for x, y in options((a, s - a))}
+            g[a, s - a] = next(v for v in range(len(seen) + 1) if v not in seen)
+    return g
+
+
+def test_wythoff_p_positions_500():
+    n = 500
+    g = gr.wythoff().grid(n, n)
+    phi = (1 + math.sqrt(5)) / 2
+    want = np.zeros((n, n), dtype=bool)
+    for k in range(n):
+        a, b = math.floor(k * phi), math.floor(k * phi * phi)
+        for x, y in ((a, b), (b, a)):
+            if x < n and y < n:
+                want[x, y] = True
+    assert ((g == 0) == want).all()
+
+
+def test_wythoff_published_start():
+    # OEIS A004481, the table read by anti-diagonals.
+    head = [0, 1, 1, 2, 2, 2, 3, 0, 0, 3, 4, 4, 1, 4, 4, 5, 5, 5, 5, 5, 5, 6, 3, 3, 6, 3, 3, 6]
+    g = gr.wythoff().grid(7, 7)
+    got = [int(g[a, s - a]) for s in range(7) for a in range(s + 1)]
+    assert got == head
+
+
+def test_wythoff_rows_are_additively_periodic():
+    w = gr.wythoff()
+    # Row 1 (OEIS A004482): G(1, b) = 3*floor(b/3) + ((b + 1) mod 3).
+    assert w.row(1).values(60).tolist() == [3 * (b // 3) + (b + 1) % 3 for b in range(60)]
+    p = w.row(1).periodicity(600)
+    assert (p.period, p.saltus, p.proven) == (3, 3, False)
+    assert p.certificate.startswith("observed only")
+    p0 = w.row(0).periodicity(100)
+    assert (p0.preperiod, p0.period, p0.saltus) == (0, 1, 1)
+    p2 = w.row(2).periodicity(2000)
+    assert p2.found and p2.saltus == p2.period and not p2.proven
+    # What the period says holds on the values examined.
+    v = w.row(2).values(2000)
+    for b in range(p2.preperiod, 2000 - p2.period):
+        assert v[b + p2.period] == v[b] + p2.saltus
+
+
+moves_st = st.lists(
+    st.tuples(st.integers(0, 3), st.integers(0, 3)).filter(lambda m: m != (0, 0)), min_size=0, max_size=4
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(moves_st, st.booleans(), st.integers(0, 25), st.integers(0, 25))
+def test_rust_grid_equals_a_python_state_game(moves, unbounded, rows, cols):
+    rust = gr.TwoHeapGame(moves, unbounded=unbounded).grid(rows, cols)
+    python = gr.StateGame(rule_options(moves, unbounded)).grid(rows, cols)
+    assert rust.shape == python.shape == (rows, cols)
+    assert (rust == python).all()
+    assert (rust == naive_grid(moves, unbounded, rows, cols)).all()
+
+
+def test_big_parallel_grid_against_the_naive_one():
+    # Anti-diagonals long enough for the parallel path (the 500 x 500 Wythoff grid above takes it
+    # with unbounded moves; the Rust unit tests take it on small grids); one and two threads agree.
+    moves = [(1, 0), (0, 2), (3, 1)]
+    game = gr.TwoHeapGame(moves, threads=2)
+    assert (game.grid(300, 280) == naive_grid(moves, False, 300, 280)).all()
+    w1 = gr.TwoHeapGame([(1, 2), (2, 1), (1, 1)], unbounded=True, threads=1).grid(700, 650)
+    w2 = gr.TwoHeapGame([(1, 2), (2, 1), (1, 1)], unbounded=True, threads=2).grid(700, 650)
+    assert (w1 == w2).all()
+
+
+def test_values_outcomes_and_moves():
+    w = gr.wythoff()
+    assert w.value((3, 5)) == 0 and w.outcome((5, 3)) == "P" and w.outcome((2, 2)) == "N"
+    assert w.values([(1, 2), (2, 2)]).tolist() == [0, 1]
+    assert set(w.options((1, 2))) == set(rule_options(w.moves, True)((1, 2)))
+    assert w._moves((1, 1)) == [(o, (o,)) for o in w.options((1, 1))]
+    for target in range(5):
+        want = [o for o in w.options((6, 4)) if w.value(o) == target]
+        assert w.winning_options((6, 4), target) == want
+    # Misère: against plain recursion.
+    opts = rule_options([(1, 0), (0, 1), (1, 1)], True)
+    memo: dict = {}
+
+    def misere_p(s):
+        if s not in memo:
+            o = opts(s)
+            memo[s] = bool(o) and all(not misere_p(x) for x in o)
+        return memo[s]
+
+    for a in range(6):
+        for b in range(6):
+            assert w.outcome((a, b), misere=True) == ("P" if misere_p((a, b)) else "N")
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match=r"\(0, 0\)"):
+        gr.TwoHeapGame([(0, 0)])
+    with pytest.raises(ValueError, match="non-negative"):
+        gr.TwoHeapGame([(-1, 1)])
+    with pytest.raises(TypeError):
+        gr.TwoHeapGame(5)
+    with pytest.raises(ValueError, match="non-negative"):
+        gr.wythoff().grid(-1, 5)
+    with pytest.raises(ValueError, match="non-negative"):
+        gr.wythoff().grid(5, -2)
+    with pytest.raises(ValueError, match="pair"):
+        gr.wythoff().value((1, 2, 3))
+    with pytest.raises(TypeError):
+        gr.wythoff().value(5)
+    with pytest.raises(TypeError, match="unbounded"):
+        gr.TwoHeapGame([(1, 0)], unbounded=1)
+
+
+def test_display_and_plot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    w = gr.wythoff()
+    html = w._repr_html_()
+    assert "Wythoff" in html and "(1, 1)" in html
+    assert "TwoHeapGame" in repr(w)
+    ax = w.plot_grid(30, 20)
+    assert ax.images[0].get_array().shape == (30, 20)
+    # The P-positions marked are the zeros of the grid.
+    pts = ax.collections[0].get_offsets()
+    g = w.grid(30, 20)
+    assert len(pts) == int((g == 0).sum())
