@@ -450,7 +450,15 @@ def _wait(inflight: dict[Any, Any]) -> list[Any]:
     if all(isinstance(f, concurrent.futures.Future) for f in inflight):
         done, _ = concurrent.futures.wait(list(inflight), timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED)
         return list(done)
-    done = [f for f in inflight if f.done()]  # Dask futures
+    if type(next(iter(inflight))).__module__.startswith("distributed"):
+        from distributed import wait
+
+        try:  # blocks in Dask's event loop rather than polling every future
+            done, _ = wait(list(inflight), timeout=0.5, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return []
+        return list(done)
+    done = [f for f in inflight if f.done()]  # any other kind of future
     if not done:
         time.sleep(0.02)
     return done
