@@ -451,11 +451,13 @@ def _wait(inflight: dict[Any, Any]) -> list[Any]:
         done, _ = concurrent.futures.wait(list(inflight), timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED)
         return list(done)
     if type(next(iter(inflight))).__module__.startswith("distributed"):
+        import asyncio
+
         from distributed import wait
 
         try:  # blocks in Dask's event loop rather than polling every future
             done, _ = wait(list(inflight), timeout=0.5, return_when="FIRST_COMPLETED")
-        except TimeoutError:
+        except (TimeoutError, asyncio.TimeoutError):  # the same class from Python 3.11 on
             return []
         return list(done)
     done = [f for f in inflight if f.done()]  # any other kind of future
