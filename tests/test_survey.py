@@ -267,3 +267,18 @@ def test_cli_survey_with_store(tmp_path, capsys):
     assert "0.F" in out and "status" in out
     assert len(gr.load_survey(path)) == 16
     assert main(["survey", "0.?", "--max-n", "1024", "--timeout", "0"]) == 2
+
+
+def test_timeout_rows_keep_a_checkpoint_and_resume(tmp_path):
+    path = tmp_path / "s.sqlite"
+    a = gr.survey(["0.106"], max_n=2**24, timeout=1.0, store=path, progress=False)
+    assert a.status.tolist() == ["timeout"]
+    (ck,) = os.listdir(f"{path}.checkpoints")
+    saved = gr.load(os.path.join(f"{path}.checkpoints", ck))
+    assert saved.computed == a.checked_to[0] > 0  # the values computed before the timeout were kept
+    assert (saved.values(1000) == gr.TakeAndBreak("0.106").values(1000)).all()
+    same = gr.survey(["0.106"], max_n=2**24, timeout=1.0, store=path, progress=False)
+    assert same.attrs["computed"] == 0  # the same timeout: the row is final
+    longer = gr.survey(["0.106"], max_n=2**24, timeout=2.0, store=path, progress=False)
+    # Recomputed (more time), starting from the checkpoint: it never ends below where it was.
+    assert longer.attrs["computed"] == 1 and longer.checked_to[0] >= a.checked_to[0]

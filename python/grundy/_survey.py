@@ -464,7 +464,17 @@ def _wait(inflight: dict[Any, Any]) -> list[Any]:
             list(inflight), timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED
         )
         return list(finished)
-    done = [f for f in inflight if f.done()]  # Dask futures
+    if type(next(iter(inflight))).__module__.startswith("distributed"):
+        import asyncio
+
+        from distributed import wait
+
+        try:  # blocks in Dask's event loop rather than polling every future
+            ready, _ = wait(list(inflight), timeout=0.5, return_when="FIRST_COMPLETED")
+        except (TimeoutError, asyncio.TimeoutError):  # the same class from Python 3.11 on
+            return []
+        return list(ready)
+    done = [f for f in inflight if f.done()]  # any other kind of future
     if not done:
         time.sleep(0.02)
     return done
