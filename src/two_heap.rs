@@ -153,6 +153,13 @@ impl TwoHeap {
             ray_base.push(acc);
             acc += r;
         }
+        // Per ray, how many leading words of its bit set are full: the values on a ray are
+        // distinct, so the mex of a cell is at least each of its rays' mex, and the scan starts
+        // there (each pointer only moves forward: amortised O(values / 64) per ray).
+        let full: Vec<AtomicU32> = (0..acc)
+            .into_par_iter()
+            .map(|_| AtomicU32::new(0))
+            .collect();
         let bits: Vec<AtomicU64> = (0..acc * words)
             .into_par_iter()
             .map(|_| AtomicU64::new(0))
@@ -167,6 +174,7 @@ impl TwoHeap {
             cols,
             words,
             ray_base: &ray_base,
+            full: &full,
             bits: &bits,
             grid: &grid,
         };
@@ -205,6 +213,7 @@ struct Cells<'a> {
     cols: usize,
     words: usize,
     ray_base: &'a [usize],
+    full: &'a [AtomicU32],
     bits: &'a [AtomicU64],
     grid: &'a [AtomicU32],
 }
@@ -233,12 +242,16 @@ impl Cells<'_> {
         let g = if self.game.unbounded {
             let moves = &self.game.moves;
             let w = self.words;
+            // Word-major bit sets (word i of every ray, then word i + 1): neighbouring cells of
+            // an anti-diagonal lie on neighbouring rays and scan the same words, so they share
+            // cache lines.
+            let n = self.full.len();
             let mut base = [0usize; 8];
             let small = moves.len() <= 8;
             let starts: Vec<usize>;
             let starts: &[usize] = if small {
                 for (i, &(dx, dy)) in moves.iter().enumerate() {
-                    base[i] = (self.ray_base[i] + self.ray(a, b, dx as usize, dy as usize)) * w;
+                    base[i] = self.ray_base[i] + self.ray(a, b, dx as usize, dy as usize);
                 }
                 &base[..moves.len()]
             } else {
@@ -246,16 +259,22 @@ impl Cells<'_> {
                     .iter()
                     .enumerate()
                     .map(|(i, &(dx, dy))| {
-                        (self.ray_base[i] + self.ray(a, b, dx as usize, dy as usize)) * w
+                        self.ray_base[i] + self.ray(a, b, dx as usize, dy as usize)
                     })
                     .collect();
                 &starts
             };
+            let from = starts
+                .iter()
+                .map(|&s| self.full[s].load(Relaxed) as usize)
+                .max()
+                .unwrap_or(0);
             let mut g = (w * 64) as u32;
-            for i in 0..w {
+            for i in from..w {
                 let mut x = 0u64;
+                let row = &self.bits[i * n..(i + 1) * n];
                 for &s in starts {
-                    x |= self.bits[s + i].load(Relaxed);
+                    x |= row[s].load(Relaxed);
                 }
                 if x != u64::MAX {
                     g = (i * 64) as u32 + (!x).trailing_zeros();
@@ -265,7 +284,13 @@ impl Cells<'_> {
             let (word, bit) = (g as usize / 64, g % 64);
             if word < w {
                 for &s in starts {
-                    self.bits[s + word].fetch_or(1 << bit, Relaxed);
+                    self.bits[word * n + s].fetch_or(1 << bit, Relaxed);
+                    let f = &self.full[s];
+                    let mut k = f.load(Relaxed) as usize;
+                    while k < w && self.bits[k * n + s].load(Relaxed) == u64::MAX {
+                        k += 1;
+                    }
+                    f.store(k as u32, Relaxed);
                 }
             }
             g

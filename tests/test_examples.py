@@ -112,7 +112,19 @@ def check_periodicity(out):
     assert out.data("plot-016", "image/png")
 
 
+def check_beyond_heaps(out):
+    # Node Kayles on paths is Dawson's chess 0.137; Wythoff's P-positions are the Beatty pairs;
+    # rows of Wythoff are additively periodic (observed); linear Cram is Dawson's Kayles 0.07.
+    lines = out.text("node-kayles").splitlines()
+    assert lines[:2] == [str(oracle.take_and_break("0.137", 20)), "agrees with 0.137: True"]
+    assert out.text("wythoff-p").splitlines()[-1] == "P-positions match the Beatty pairs: True"
+    assert "row 1: preperiod 0, period 3, saltus 3, proven False" in out.text("wythoff-rows")
+    assert "agrees with 0.07: True" in out.text("cram")
+    assert "<" in out.data("wythoff-plot", "text/html")
+
+
 CHECKS = {
+    "beyond_heaps.ipynb": check_beyond_heaps,
     "nim_and_mex.ipynb": check_nim_and_mex,
     "subtraction_games.ipynb": check_subtraction_games,
     "grundys_game.ipynb": check_grundys_game,

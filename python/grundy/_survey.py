@@ -470,7 +470,7 @@ def _wait(inflight: dict[Any, Any]) -> list[Any]:
         from distributed import wait
 
         try:  # blocks in Dask's event loop rather than polling every future
-            ready, _ = wait(list(inflight), timeout=0.5, return_when="FIRST_COMPLETED")
+            ready, _ = wait(list(inflight), timeout=0.5, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
         except (TimeoutError, asyncio.TimeoutError):  # the same class from Python 3.11 on
             return []
         return list(ready)
