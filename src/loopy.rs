@@ -3,8 +3,10 @@
 //!
 //! A vertex `u` gets the finite value `m` when no option of `u` has value `m`, every value below
 //! `m` occurs among its options, and every option with a larger or infinite value has itself an
-//! option of value `m`; otherwise `u` gets the value infinity(K), K the set of finite values of its
-//! options. A finite value 0 is a P-position, a finite non-zero value an N-position, infinity(K)
+//! option of value `m`, an answer that makes progress (Smith's counter function: answering cannot
+//! go on forever); otherwise `u` gets the value infinity(K), K the set of finite values of its
+//! options. Without the progress condition the local conditions can hold for several labellings
+//! (`0 <- 1 <-> 2 -> 0` would admit 0, 1, 2); the labelling below gives Smith's, the unique one. A finite value 0 is a P-position, a finite non-zero value an N-position, infinity(K)
 //! an N-position when 0 is in K and a draw otherwise. On an acyclic graph every value is finite
 //! and equals the Grundy value.
 //!

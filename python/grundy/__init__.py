@@ -25,6 +25,7 @@ from .games import (
 from .graph import GameGraph
 from .heap_game import HeapGame
 from .io import load, save
+from .loopy import GeneralizedValues, Infinity, drawing_options, sum_outcome, sum_value, value_outcome, winning_options
 from .nimsum import nim_sum
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
@@ -58,4 +59,11 @@ __all__ = [
     "survey",
     "outcomes",
     "save",
+    "GeneralizedValues",
+    "Infinity",
+    "drawing_options",
+    "sum_outcome",
+    "sum_value",
+    "value_outcome",
+    "winning_options",
 ]

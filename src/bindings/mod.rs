@@ -2,6 +2,7 @@
 //! core errors to Python exceptions. No algorithm lives here.
 
 mod graph;
+mod loopy;
 mod position;
 mod sequence;
 
@@ -180,5 +181,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position::outcomes, m)?)?;
     m.add_function(wrap_pyfunction!(position::misere_search, m)?)?;
     m.add_function(wrap_pyfunction!(position::misere_outcomes, m)?)?;
+    m.add_function(wrap_pyfunction!(loopy::generalized_values, m)?)?;
+    m.add_function(wrap_pyfunction!(loopy::generalized_values_csr, m)?)?;
     Ok(())
 }
