@@ -11,24 +11,29 @@
 //! and equals the Grundy value.
 //!
 //! # Algorithm and cost
-//! Values are found in stages `i = 0, 1, 2, ...` (Fraenkel and Yesha's labelling). At stage `i`
-//! the candidates are the vertices not yet labelled; a follower counts as *open* when it is
-//! unlabelled or infinite and has no follower labelled `i` yet. A candidate all of whose
-//! followers are labelled below `i` or not open, and none labelled `i`, gets the label `i`. This
-//! is a retrograde propagation, like a win/loss analysis: each follower keeps a count of its
+//! First, Kahn's algorithm from the sinks settles every vertex that cannot reach a cycle: there
+//! the value is the mex of the options' values, as in an acyclic graph (`O(V + E)`).
+//!
+//! The rest, the *loopy core*, is labelled in stages `i = 0, 1, 2, ...` (Fraenkel and Yesha's
+//! labelling). At stage `i` the candidates are the core vertices not yet labelled; a follower
+//! counts as *open* when it is an unlabelled or infinite core vertex with no follower labelled `i`
+//! yet (a settled vertex of value above `i` has an option of value `i`, so it is never open). A
+//! candidate all of whose open followers are closed, and none labelled `i`, gets the label `i`.
+//! This is a retrograde propagation, like a win/loss analysis: each candidate keeps a count of its
 //! open options, and labelling a vertex `i` closes its predecessors, whose predecessors' counts
 //! drop. At the end of the stage, a candidate with no follower labelled `i` can take no finite
 //! value (it would need an option of value `i`) and gets infinity; the others go on to stage
 //! `i + 1`.
 //!
-//! A vertex still unlabelled at stage `i` has options of every value below `i`, so there are at
-//! most `M + 2` stages, `M` the largest finite value (`M < ` the largest out-degree). One stage
-//! costs `O(V + E)`: every vertex is labelled once and closed at most once per stage, and each
-//! label or closure walks the vertex's predecessors once. In all: **`O((M + 2) * (V + E))`** time,
-//! within Fraenkel and Yesha's `O(V * E)` bound, and `O(V + E)` memory (the reverse graph plus
-//! five `u32` per vertex). The counts that open each stage, and the outcomes, are computed in
-//! parallel with rayon; the propagation itself runs on the calling thread (it is a chain of
-//! dependent updates), which also polls the [`Control`].
+//! A candidate at stage `i` has options of every value below `i`, so there are at most `M + 2`
+//! stages, `M` the largest finite value in the core (`M <` the largest out-degree). A stage costs
+//! `O(V_c + E_c)` on the core (`V_c` vertices, `E_c` edges into them): every vertex is labelled
+//! once, closed at most once per stage, and each label or closure walks its predecessors once;
+//! the counts carry over from stage to stage. In all **`O(V + E + (M + 2) * (V_c + E_c))`** time,
+//! within Fraenkel and Yesha's `O(V * E)` bound and linear on acyclic graphs, and `O(V + E)`
+//! memory (the reverse graph and six 32-bit words per vertex). The outcomes and the input checks
+//! run in parallel with rayon; the labelling itself is sequential (a chain of dependent updates,
+//! as in any retrograde analysis) and polls the [`Control`] from the calling thread.
 //!
 //! ```
 //! use grundy::engine::NoControl;
@@ -57,8 +62,6 @@ pub const INFINITE: u32 = u32::MAX;
 const OPEN: u32 = u32::MAX - 1;
 /// Propagation steps between two looks at the clock.
 const POLL_EVERY: u32 = 1 << 14;
-/// Below this many candidates a stage's counts are computed on the calling thread.
-const PAR_MIN: usize = 1 << 14;
 
 /// The outcome of a position of a loopy game under normal play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -178,8 +181,8 @@ impl Poller<'_> {
 /// `targets[offsets[u]..offsets[u + 1]]` (CSR form; repeated edges and self-loops allowed).
 ///
 /// Returns one entry per vertex: its finite value, or [`INFINITE`]. Runs in
-/// `O((M + 2) * (V + E))` time, `M` the largest finite value (see the module notes).
-/// `threads` caps the threads of the parallel parts (`None`: rayon's global pool). `ctl` is polled
+/// `O(V + E + (M + 2) * (V_c + E_c))` time, `M` the largest finite value of the loopy core
+/// (see the module notes). `threads` caps the threads of the parallel parts (`None`: rayon's global pool). `ctl` is polled
 /// about every [`POLL_INTERVAL`] from the calling thread with `(vertices labelled, V)`; its error
 /// stops the computation. Malformed arrays give [`Error::Invalid`], a graph too big for memory
 /// [`Error::Memory`].
@@ -189,13 +192,12 @@ pub fn generalized_values_csr(
     ctl: &dyn Control,
     threads: Option<usize>,
 ) -> Result<Vec<u32>> {
-    check_csr(offsets, targets)?;
+    let pool = make_pool(threads)?;
+    in_pool(pool.as_ref(), || check_csr(offsets, targets))?;
     let n = offsets.len() - 1;
     let m = targets.len();
     // Reverse CSR (8 bytes per vertex + 4 per edge); label, stamp, count, candidates, queue.
     memory::check((n as u64 + 1) * 8 + m as u64 * 4 + n as u64 * 20)?;
-    let pool = make_pool(threads)?;
-    let pool = pool.as_ref();
     let opts = |u: usize| &targets[offsets[u] as usize..offsets[u + 1] as usize];
     let mut poll = Poller {
         ctl,
@@ -225,16 +227,66 @@ pub fn generalized_values_csr(
         }
     }
     let preds = |v: usize| &rsrc[roff[v] as usize..roff[v + 1] as usize];
-
     let mut label = filled(n, OPEN)?;
+
+    // 1. The part that cannot reach a cycle, by Kahn's algorithm from the sinks: there the value
+    // is the mex of the options' values, as in an acyclic graph. `count` is first the number of
+    // options not settled yet.
+    let mut count: Vec<u32> = filled(n, 0u32)?;
+    for (u, c) in count.iter_mut().enumerate() {
+        *c = (offsets[u + 1] - offsets[u]) as u32;
+    }
+    let mut queue: Vec<u32> = (0..n as u32).filter(|&u| count[u as usize] == 0).collect();
+    let mut seen: Vec<u32> = Vec::new(); // seen[v] == u + 1: value v occurs among u's options
+    let mut head = 0;
+    while head < queue.len() {
+        let u = queue[head] as usize;
+        head += 1;
+        poll.step(head as u64)?;
+        let o = opts(u);
+        if seen.len() < o.len() + 1 {
+            seen.resize(o.len() + 1, 0);
+        }
+        for &v in o {
+            let x = label[v as usize] as usize;
+            if x <= o.len() {
+                seen[x] = u as u32 + 1;
+            }
+        }
+        label[u] = (0..)
+            .find(|&x| seen[x as usize] != u as u32 + 1)
+            .unwrap_or(0);
+        for &p in preds(u) {
+            count[p as usize] -= 1;
+            if count[p as usize] == 0 {
+                queue.push(p);
+            }
+        }
+    }
+    drop(seen);
+    let settled = queue.len();
+    let mut done = settled as u64;
+    // Settled vertices by value: at stage i those of value i close their predecessors.
+    let fixed: Vec<u32> = {
+        let mut f = std::mem::take(&mut queue);
+        f.sort_unstable_by_key(|&u| label[u as usize]);
+        f
+    };
+    let mut is_fixed = filled(n, false)?;
+    for &u in &fixed {
+        is_fixed[u as usize] = true;
+    }
+
+    // 2. The loopy core, in stages. `base[u]`: options of u not settled and not labelled finite
+    // (the open ones at the start of a stage); `count[u]`: those not closed yet in this stage.
+    let mut base = count;
+    let mut count = filled(n, 0u32)?;
     // closed[v] == stage + 1: v has a follower labelled `stage` (so v cannot take that value).
     let mut closed = filled(n, 0u32)?;
-    // For a candidate: how many of its options are still open in this stage.
-    let mut count = filled(n, 0u32)?;
-    let mut cand: Vec<u32> = (0..n as u32).collect();
-    let mut queue: Vec<u32> = Vec::new();
-    let mut done = 0u64;
+    let mut cand: Vec<u32> = (0..n as u32).filter(|&u| !is_fixed[u as usize]).collect();
+    let mut next_fixed = 0;
     let mut stage = 0u32;
+    let mut newly: Vec<u32> = Vec::new();
     while !cand.is_empty() {
         if stage >= OPEN - 1 {
             return Err(Error::Invalid(
@@ -242,27 +294,52 @@ pub fn generalized_values_csr(
             ));
         }
         let stamp = stage + 1;
-        // Open options of each candidate: those unlabelled or infinite (none is closed yet).
-        let counts: Vec<u32> = {
-            let label = &label;
-            let f = |&u: &u32| {
-                opts(u as usize)
-                    .iter()
-                    .filter(|&&v| label[v as usize] >= OPEN)
-                    .count() as u32
-            };
-            if cand.len() >= PAR_MIN {
-                in_pool(pool, || cand.par_iter().map(f).collect())
-            } else {
-                cand.iter().map(f).collect()
+        for &u in &cand {
+            count[u as usize] = base[u as usize];
+        }
+        queue.clear();
+        // Settled vertices of value `stage` close their (loopy) predecessors, all before any
+        // vertex is labelled: a vertex with such an option can never take this value.
+        newly.clear();
+        while next_fixed < fixed.len() && label[fixed[next_fixed] as usize] == stage {
+            for &p in preds(fixed[next_fixed] as usize) {
+                let p = p as usize;
+                if !is_fixed[p] && closed[p] != stamp {
+                    closed[p] = stamp;
+                    newly.push(p as u32);
+                }
+            }
+            next_fixed += 1;
+            poll.step(done)?;
+        }
+        // A closed vertex no longer counts as an open option of its predecessors.
+        let close = |p: usize,
+                     label: &mut [u32],
+                     count: &mut [u32],
+                     closed: &[u32],
+                     queue: &mut Vec<u32>| {
+            for &q in preds(p) {
+                let q = q as usize;
+                if label[q] != OPEN || closed[q] == stamp {
+                    continue;
+                }
+                count[q] -= 1;
+                if count[q] == 0 {
+                    label[q] = stage;
+                    queue.push(q as u32);
+                }
             }
         };
-        queue.clear();
-        for (&u, &c) in cand.iter().zip(&counts) {
-            count[u as usize] = c;
-            if c == 0 {
-                label[u as usize] = stage;
-                queue.push(u);
+        for &p in &newly {
+            if label[p as usize] >= OPEN {
+                close(p as usize, &mut label, &mut count, &closed, &mut queue);
+            }
+        }
+        for &u in &cand {
+            let u = u as usize;
+            if label[u] == OPEN && count[u] == 0 && closed[u] != stamp {
+                label[u] = stage;
+                queue.push(u as u32);
             }
         }
         let mut head = 0;
@@ -273,21 +350,12 @@ pub fn generalized_values_csr(
             poll.step(done)?;
             for &p in preds(x) {
                 let p = p as usize;
+                base[p] -= 1; // x is no longer open for p in later stages
                 if label[p] < OPEN || closed[p] == stamp {
                     continue;
                 }
                 closed[p] = stamp;
-                for &q in preds(p) {
-                    let q = q as usize;
-                    if label[q] != OPEN || closed[q] == stamp {
-                        continue;
-                    }
-                    count[q] -= 1;
-                    if count[q] == 0 {
-                        label[q] = stage;
-                        queue.push(q as u32);
-                    }
-                }
+                close(p, &mut label, &mut count, &closed, &mut queue);
             }
         }
         // Candidates with no follower labelled `stage` can take no finite value.

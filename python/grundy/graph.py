@@ -344,9 +344,11 @@ class GameGraph:
 
         Each vertex gets a finite value, or ``gr.Infinity(K)``, K the finite values of its options;
         on an acyclic graph these are exactly :meth:`values`. Computed in Rust without the GIL in
-        ``O((M + 2) * (V + E))`` time, M the largest finite value, on ``threads`` threads (default
-        all cores or ``RAYON_NUM_THREADS``); ``progress``: True shows a bar, False never, None after
-        a second. Ctrl-C raises KeyboardInterrupt. See :mod:`grundy.loopy`.
+        ``O(V + E + (M + 2) * (V_c + E_c))`` time, where ``V_c``, ``E_c`` count the vertices that
+        can reach a cycle and the edges into them and M is their largest finite value; parallel
+        parts use ``threads`` threads (default all cores or ``RAYON_NUM_THREADS``). ``progress``:
+        True shows a bar, False never, None after a second. Ctrl-C raises KeyboardInterrupt. See
+        :mod:`grundy.loopy`.
 
         Returns
         -------
