@@ -517,6 +517,7 @@ mod tests {
                 satisfies_definition(n, &edges, &g),
                 "trial {trial}: {edges:?} {g:?}"
             );
+            assert_eq!(g, staged_reference(n, &edges), "trial {trial}: {edges:?}");
             let (s, d): (Vec<u32>, Vec<u32>) = edges.iter().copied().unzip();
             let graph = Graph::from_edges(n as u64, &s, &d, &NoControl).unwrap();
             let (off, tgt) = graph.csr();
