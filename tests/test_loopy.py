@@ -343,3 +343,11 @@ def test_bad_input():
         gr.GameGraph(HAND).generalized_values(threads=0)
     with pytest.raises(TypeError, match="progress"):
         gr.GameGraph(HAND).generalized_values(progress="yes")
+
+
+def test_progress_bar_reaches_the_end(capsys):
+    gr.GameGraph(HAND).generalized_values(progress=True)
+    err = capsys.readouterr().err
+    assert "generalized values" in err and "100%" in err
+    gr.GameGraph(HAND).generalized_values(progress=False)
+    assert capsys.readouterr().err == ""

@@ -361,6 +361,10 @@ class _Bar:
         if self.bar is not None and done > self.bar.n:
             self.bar.update(done - self.bar.n)
 
+    def finish(self, total: int) -> None:
+        if self.bar is not None and total > self.bar.n:
+            self.bar.update(total - self.bar.n)
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
@@ -383,6 +387,7 @@ def generalized_values(graph: GameGraph, threads: int | None = None, progress: b
     bar = _Bar(mode, "generalized values")
     try:
         values, outcomes = _core.generalized_values(graph._core, threads, None if mode is False else bar)
+        bar.finish(len(values))
     finally:
         bar.close()
     return GeneralizedValues(graph, values, outcomes)
