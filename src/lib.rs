@@ -11,6 +11,7 @@ pub mod bitset;
 pub mod engine;
 pub mod error;
 pub mod graph;
+pub mod loopy;
 pub mod memory;
 pub mod nim;
 pub mod periodicity;

@@ -28,6 +28,7 @@ from .games import (
 from .graph import GameGraph
 from .heap_game import HeapGame
 from .io import load, save
+from .loopy import GeneralizedValues, Infinity, drawing_options, sum_outcome, sum_value, value_outcome, winning_options
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
 from .state_game import StateGame
@@ -63,4 +64,11 @@ __all__ = [
     "TwoHeapGame",
     "TwoHeapRow",
     "wythoff",
+    "GeneralizedValues",
+    "Infinity",
+    "drawing_options",
+    "sum_outcome",
+    "sum_value",
+    "value_outcome",
+    "winning_options",
 ]

@@ -23,6 +23,8 @@ __all__ = [
     "StateExplorer",
     "TwoHeap",
     "scan_period",
+    "generalized_values",
+    "generalized_values_csr",
 ]
 
 __version__: str
@@ -216,3 +218,14 @@ class TwoHeap:
     ) -> np.ndarray: ...
 
 def scan_period(values: np.ndarray, reason: str) -> _ScannedPeriod | None: ...
+
+# -- loopy games (generalized Sprague-Grundy values; src/bindings/loopy.rs) ----------------------
+def generalized_values(
+    graph: Graph, threads: int | None = None, progress: Callable[[int, int], None] | None = None
+) -> tuple[np.ndarray, np.ndarray]: ...
+def generalized_values_csr(
+    offsets: np.ndarray,
+    targets: np.ndarray,
+    threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray]: ...

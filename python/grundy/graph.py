@@ -335,13 +335,42 @@ class GameGraph:
             try:
                 self._values = self._core.values(threads)
             except CycleError as e:
-                raise CycleError([self.label(i) for i in e.cycle]) from None
+                cycle = [self.label(i) for i in e.cycle]
+                loop = f" (a self-loop: {cycle[0]!r} is its own option)" if len(cycle) == 1 else ""
+                hint = "; a loopy game has generalized values instead: use generalized_values()"
+                raise CycleError(cycle, str(CycleError(cycle)) + loop + hint) from None
         values: np.ndarray = self._values.copy()
         return values
 
     def _component_block(self, labels: Any) -> GraphBlock:
         """Vertices of this graph as components of a :class:`~grundy.Position`."""
         return GraphBlock.of(self, labels)
+
+    def generalized_values(self, threads: int | None = None, progress: bool | None = None) -> Any:
+        """Generalized Sprague-Grundy values (Smith): cycles allowed, draws found.
+
+        Each vertex gets a finite value, or ``gr.Infinity(K)``, K the finite values of its options;
+        on an acyclic graph these are exactly :meth:`values`. Computed in Rust without the GIL in
+        ``O(V + E + (M + 2) * (V_c + E_c))`` time, where ``V_c``, ``E_c`` count the vertices that
+        can reach a cycle and the edges into them and M is their largest finite value; parallel
+        parts use ``threads`` threads (default all cores or ``RAYON_NUM_THREADS``). ``progress``:
+        True shows a bar, False never, None after a second. Ctrl-C raises KeyboardInterrupt. See
+        :mod:`grundy.loopy`.
+
+        Returns
+        -------
+        GeneralizedValues
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gv = gr.GameGraph({"a": ["b"], "b": ["a", "t"], "t": [], "s": ["s"]}).generalized_values()
+        >>> gv.value("a"), gv.value("b"), gv.value("s"), gv.outcome("s")
+        (0, 1, Infinity(), 'D')
+        """
+        from .loopy import generalized_values
+
+        return generalized_values(self, threads=threads, progress=progress)
 
     def _cached(self) -> np.ndarray:
         if self._values is None:

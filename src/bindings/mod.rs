@@ -2,6 +2,7 @@
 //! core errors to Python exceptions. No algorithm lives here.
 
 mod graph;
+mod loopy;
 mod position;
 mod sequence;
 mod state;
@@ -235,5 +236,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::StateExplorer>()?;
     m.add_class::<two_heap::TwoHeap>()?;
     m.add_function(wrap_pyfunction!(two_heap::scan_period, m)?)?;
+    m.add_function(wrap_pyfunction!(loopy::generalized_values, m)?)?;
+    m.add_function(wrap_pyfunction!(loopy::generalized_values_csr, m)?)?;
     Ok(())
 }

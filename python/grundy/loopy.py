@@ -1,0 +1,591 @@
+"""Loopy games: game graphs with cycles, where a game may go on forever (a draw).
+
+Smith's generalized Sprague-Grundy function (C. A. B. Smith, 1966; Fraenkel and Yesha, 1986)
+gives each position a finite value m, or an infinite value ``Infinity(K)``, K the set of finite
+values among its options. A vertex gets the finite value m when no option has value m, every
+value below m occurs among its options, and every option with a larger or infinite value has an
+option of value m, an answer that makes progress (Smith's counter function: the answering cannot
+go on forever); otherwise it is infinite. Without the progress condition, ``0 <- 1 <-> 2 -> 0``
+would admit the labelling 0, 1, 2; Smith's function gives 0, ``Infinity({0})``, ``Infinity({0})``,
+and indeed two copies of the vertex 1 are a draw, not a P-position. Outcomes (normal play): 0 is P, a finite non-zero
+value N, ``Infinity(K)`` N when 0 is in K and D (a draw) otherwise.
+
+Sums follow from the values, as the nim-sum does for finite games: finite x plus finite y is
+``x ^ y``; ``Infinity(K)`` plus finite y is ``Infinity({k ^ y for k in K})``; two or more infinite
+components give a draw. The functions :func:`sum_value`, :func:`sum_outcome`,
+:func:`winning_options` and :func:`drawing_options` implement these rules on plain values, so any
+sum whose components know their generalized values (graph vertices, heaps, states) can use them.
+
+Hand-worked examples (from the definition):
+
+=========================  ==================================
+graph                      generalized values
+=========================  ==================================
+t with no moves            t = 0 (P)
+s -> s                     s = Infinity() (D)
+u -> u, u -> t             u = Infinity({0}) (N)
+a -> b, b -> a, b -> t     a = 0 (P), b = 1 (N)
+=========================  ==================================
+
+Sums: u + a = Infinity({0}) (N); u + b = Infinity({1}) (D); u + u is a draw.
+
+>>> import grundy as gr
+>>> g = gr.GameGraph({"t": [], "s": ["s"], "u": ["u", "t"], "a": ["b"], "b": ["a", "t"]})
+>>> gv = g.generalized_values()
+>>> [gv.value(x) for x in "tsuab"]
+[0, Infinity(), Infinity({0}), 0, 1]
+>>> "".join(gv.outcome(x) for x in "tsuab")
+'PDNPN'
+>>> gr.sum_value([gv.value("u"), gv.value("a")]), gr.sum_outcome([gv.value("u"), gv.value("a")])
+(Infinity({0}), 'N')
+>>> gr.sum_value([gv.value("u"), gv.value("b")]), gr.sum_outcome([gv.value("u"), gv.value("b")])
+(Infinity({1}), 'D')
+>>> gr.sum_value([gv.value("u"), gv.value("u")]) is None, gr.sum_outcome([gv.value("u")] * 2)
+(True, 'D')
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import _core
+from ._progress import AUTO_DELAY, _check_progress, _check_threads
+
+if TYPE_CHECKING:
+    from .graph import GameGraph
+
+#: How the core marks an infinite value in its uint32 array.
+INFINITE = np.uint32(2**32 - 1)
+#: The outcome codes of the core, in order.
+_OUTCOMES = ("P", "N", "D")
+#: Vertices listed by the HTML display.
+_HTML_ROWS = 12
+
+
+class Infinity:
+    """An infinite generalized Sprague-Grundy value ``Infinity(K)``.
+
+    K (:attr:`K`) is the set of finite values among the position's options. Such a position is an
+    N-position when 0 is in K (moving to a 0 wins), and a draw otherwise. Adding a finite value y
+    gives ``Infinity({k ^ y for k in K})`` (also written ``inf ^ y``).
+
+    Parameters
+    ----------
+    K : iterable of int, optional
+        The finite values of the options (non-negative integers); empty by default.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> x = gr.Infinity({0, 3})
+    >>> x, x.K, x.outcome, str(x)
+    (Infinity({0, 3}), frozenset({0, 3}), 'N', '∞(0,3)')
+    >>> x ^ 1, (x ^ 1).outcome
+    (Infinity({1, 2}), 'D')
+    >>> gr.Infinity() == gr.Infinity([]), gr.Infinity().outcome
+    (True, 'D')
+    """
+
+    __slots__ = ("K",)
+    K: frozenset[int]
+
+    def __init__(self, K: Iterable[int] = ()) -> None:
+        if isinstance(K, (str, bytes)) or not isinstance(K, Iterable):
+            raise TypeError(f"K must be a set of non-negative integers, not {type(K).__name__}")
+        ks = []
+        for k in K:
+            if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 0:
+                raise ValueError(f"K must hold non-negative integers (finite values), not {k!r}")
+            ks.append(int(k))
+        object.__setattr__(self, "K", frozenset(ks))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Infinity values are immutable")
+
+    @property
+    def outcome(self) -> str:
+        """'N' when 0 is in K (a move to a P-position exists), else 'D' (a draw)."""
+        return "N" if 0 in self.K else "D"
+
+    def __xor__(self, y: int) -> Infinity:
+        if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or y < 0:
+            if isinstance(y, Infinity):
+                raise TypeError("the sum of two infinite values is a draw with no value: use gr.sum_value")
+            return NotImplemented
+        return Infinity(k ^ int(y) for k in self.K)
+
+    __rxor__ = __xor__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Infinity) and other.K == self.K
+
+    def __hash__(self) -> int:
+        return hash(("Infinity", self.K))
+
+    def __repr__(self) -> str:
+        if not self.K:
+            return "Infinity()"
+        return "Infinity({" + ", ".join(map(str, sorted(self.K))) + "})"
+
+    def __str__(self) -> str:
+        return "∞(" + ",".join(map(str, sorted(self.K))) + ")"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Infinity, (sorted(self.K),))
+
+
+#: A generalized value: a finite int or an :class:`Infinity`.
+Value = int | Infinity
+
+
+def _check_value(v: Any, where: str) -> Value:
+    if isinstance(v, Infinity):
+        return v
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0:
+        raise TypeError(f"{where} must be a generalized value (a non-negative int or gr.Infinity), not {v!r}")
+    return int(v)
+
+
+def _normal_play(misere: Any) -> None:
+    """Raises the error for misère play of loopy games (not supported)."""
+    if misere:
+        raise ValueError(
+            "misère play of loopy games is not supported: the generalized Sprague-Grundy values "
+            "and their sum rules hold for normal play only (misere=False)"
+        )
+
+
+def value_outcome(value: Value | None, *, misere: bool = False) -> str:
+    """The outcome of a position of generalized value ``value``: 'P', 'N' or 'D'.
+
+    0 is P, a finite non-zero value N, ``Infinity(K)`` N when 0 is in K and D otherwise; None
+    (the value of a sum with two or more infinite components) is D.
+
+    Parameters
+    ----------
+    value : int, Infinity or None
+        The generalized value.
+    misere : bool
+        Must be False: misère play of loopy games raises ValueError.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> [gr.value_outcome(v) for v in (0, 5, gr.Infinity({0, 1}), gr.Infinity({2}), None)]
+    ['P', 'N', 'N', 'D', 'D']
+    """
+    _normal_play(misere)
+    if value is None:
+        return "D"
+    value = _check_value(value, "value")
+    if isinstance(value, Infinity):
+        return value.outcome
+    return "P" if value == 0 else "N"
+
+
+def sum_value(values: Iterable[Value]) -> Value | None:
+    """The generalized value of a sum of components with generalized values ``values``.
+
+    All finite: their nim-sum. Exactly one infinite, ``Infinity(K)``, the rest with nim-sum x:
+    ``Infinity({k ^ x for k in K})``. Two or more infinite: None (the sum is a draw, and has no
+    value that would add further).
+
+    Parameters
+    ----------
+    values : iterable of int or Infinity
+        The components' values.
+
+    Returns
+    -------
+    int, Infinity or None
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> gr.sum_value([3, 5]), gr.sum_value([gr.Infinity({0, 2}), 2, 1]), gr.sum_value([])
+    (6, Infinity({1, 3}), 0)
+    >>> gr.sum_value([gr.Infinity({0}), 1, gr.Infinity()]) is None
+    True
+    """
+    x = 0
+    inf: Infinity | None = None
+    for i, v in enumerate(values):
+        v = _check_value(v, f"component {i}'s value")
+        if isinstance(v, Infinity):
+            if inf is not None:
+                return None
+            inf = v
+        else:
+            x ^= v
+    return x if inf is None else inf ^ x
+
+
+def sum_outcome(values: Iterable[Value], *, misere: bool = False) -> str:
+    """The outcome, 'P', 'N' or 'D', of a sum of components with generalized values ``values``.
+
+    All finite: P when the nim-sum is 0, else N. Exactly one infinite, ``Infinity(K)``, the rest
+    with nim-sum x: N when x is in K, else D. Two or more infinite: D.
+
+    Parameters
+    ----------
+    values : iterable of int or Infinity
+        The components' values.
+    misere : bool
+        Must be False: misère play of loopy games raises ValueError.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> gr.sum_outcome([1, 1]), gr.sum_outcome([gr.Infinity({0, 3}), 3]), gr.sum_outcome([gr.Infinity({0}), 1])
+    ('P', 'N', 'D')
+    >>> gr.sum_outcome([gr.Infinity({0}), gr.Infinity({0})])
+    'D'
+    >>> gr.sum_outcome([gr.Infinity()], misere=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: misère play of loopy games is not supported: ...
+    """
+    _normal_play(misere)
+    return value_outcome(sum_value(values))
+
+
+def _component_options(values: Sequence[Value], component: int, option_values: Iterable[Value]) -> list[Value]:
+    if isinstance(component, (bool, np.bool_)) or not isinstance(component, (int, np.integer)):
+        raise TypeError(f"component must be an index, not {component!r}")
+    if not 0 <= component < len(values):
+        raise IndexError(f"component {component} is not an index of the {len(values)} components")
+    return [_check_value(o, f"option {j}'s value") for j, o in enumerate(option_values)]
+
+
+def winning_options(
+    values: Sequence[Value], component: int, option_values: Iterable[Value], *, misere: bool = False
+) -> list[int]:
+    """The options of one component that win: those that leave the whole sum a P-position.
+
+    A move in component c to an option of value o turns the sum's value into that of the sum
+    with ``values[c]`` replaced by o; it wins when that is the finite value 0. With one infinite
+    component ``Infinity(K)`` and the rest of nim-sum x, the winning moves are the moves of the
+    infinite component to an option of value x (so x must be in K).
+
+    Parameters
+    ----------
+    values : sequence of int or Infinity
+        The generalized values of the sum's components.
+    component : int
+        The index of the component moved in.
+    option_values : iterable of int or Infinity
+        The generalized values of that component's options.
+    misere : bool
+        Must be False: misère play of loopy games raises ValueError.
+
+    Returns
+    -------
+    list of int
+        Indices into ``option_values``.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> # u = Infinity({0}) (options: u itself and t = 0) plus a heap of value 0: move u to t.
+    >>> gr.winning_options([gr.Infinity({0}), 0], 0, [gr.Infinity({0}), 0])
+    [1]
+    >>> gr.winning_options([3, 1], 0, [0, 1, 2])
+    [1]
+    """
+    _normal_play(misere)
+    opts = _component_options(values, component, option_values)
+    rest = [v for i, v in enumerate(values) if i != component]
+    return [j for j, o in enumerate(opts) if sum_value([*rest, o]) == 0]
+
+
+def drawing_options(
+    values: Sequence[Value], component: int, option_values: Iterable[Value], *, misere: bool = False
+) -> list[int]:
+    """For a sum that is a draw, the options of one component that keep it a draw.
+
+    A draw has no move to a P-position; a player who cannot win keeps the draw by moving to
+    another D-position (a move to an N-position loses). Returns [] when the sum is not a draw.
+
+    Parameters
+    ----------
+    values : sequence of int or Infinity
+        The generalized values of the sum's components.
+    component : int
+        The index of the component moved in.
+    option_values : iterable of int or Infinity
+        The generalized values of that component's options.
+    misere : bool
+        Must be False: misère play of loopy games raises ValueError.
+
+    Returns
+    -------
+    list of int
+        Indices into ``option_values``.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> # s -> s is a draw; s + (a heap of value 1): staying in s keeps the draw, 1 -> 0 too.
+    >>> gr.drawing_options([gr.Infinity(), 1], 0, [gr.Infinity()]), gr.drawing_options([gr.Infinity(), 1], 1, [0])
+    ([0], [0])
+    >>> gr.drawing_options([1, 2], 0, [0])
+    []
+    """
+    _normal_play(misere)
+    opts = _component_options(values, component, option_values)
+    if sum_outcome(values) != "D":
+        return []
+    rest = [v for i, v in enumerate(values) if i != component]
+    return [j for j, o in enumerate(opts) if sum_outcome([*rest, o]) == "D"]
+
+
+class _Bar:
+    """The core's ``progress(done, total)``: a tqdm bar, opened after AUTO_DELAY s when mode is None."""
+
+    def __init__(self, mode: bool | None, desc: str) -> None:
+        self.mode, self.desc, self.bar = mode, desc, None
+        self.started = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None and (
+            self.mode is True or (self.mode is None and time.monotonic() - self.started >= AUTO_DELAY)
+        ):
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=total, desc=self.desc, unit=" vertices", unit_scale=True, mininterval=0.5)
+        if self.bar is not None and done > self.bar.n:
+            self.bar.update(done - self.bar.n)
+
+    def finish(self, total: int) -> None:
+        if self.bar is not None and total > self.bar.n:
+            self.bar.update(total - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def generalized_values(graph: GameGraph, threads: int | None = None, progress: bool | None = None) -> GeneralizedValues:
+    """Generalized Sprague-Grundy values of every vertex of ``graph`` (cycles allowed).
+
+    This is :meth:`grundy.GameGraph.generalized_values`; see there.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> from grundy.loopy import generalized_values
+    >>> generalized_values(gr.GameGraph([(0, 0), (0, 1)])).value(0)
+    Infinity({0})
+    """
+    threads = _check_threads(threads)
+    mode = _check_progress(progress)
+    bar = _Bar(mode, "generalized values")
+    try:
+        values, outcomes = _core.generalized_values(graph._core, threads, None if mode is False else bar)
+        bar.finish(len(values))
+    finally:
+        bar.close()
+    return GeneralizedValues(graph, values, outcomes)
+
+
+class GeneralizedValues:
+    """Generalized Sprague-Grundy values of a game graph: a finite int or ``Infinity(K)`` per vertex.
+
+    Made by :meth:`grundy.GameGraph.generalized_values`. :meth:`value` and :meth:`outcome` answer
+    per vertex label; :attr:`is_finite`, :attr:`finite` and :meth:`outcomes` give numpy arrays
+    indexed by vertex id.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> gv = gr.GameGraph({"a": ["b"], "b": ["a", "t"], "t": [], "u": ["u", "t"]}).generalized_values()
+    >>> gv
+    GeneralizedValues(num_vertices=4, finite=3, infinite=1, P=2, N=2, D=0)
+    >>> gv.value("b"), gv.value("u"), gv.outcome("u")
+    (1, Infinity({0}), 'N')
+    >>> gv.is_finite.tolist(), gv.finite.tolist()
+    ([True, True, True, False], [0, 1, 0, -1])
+    """
+
+    def __init__(self, graph: GameGraph, values: np.ndarray, outcomes: np.ndarray) -> None:
+        self._graph = graph
+        self._raw = values
+        self._outcomes = outcomes
+        self._finite_mask = values != INFINITE
+
+    @property
+    def graph(self) -> GameGraph:
+        """The game graph these are the values of."""
+        return self._graph
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def value(self, label: Hashable) -> Value:
+        """The generalized value of a vertex.
+
+        An int, or ``Infinity(K)`` with K the finite values of its options.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gv = gr.GameGraph({"s": ["s"], "x": ["s", "t"], "t": []}).generalized_values()
+        >>> gv.value("s"), gv.value("x"), gv.value("t")
+        (Infinity(), Infinity({0}), 0)
+        """
+        i = self._graph.vertex(label)
+        v = self._raw[i]
+        if v != INFINITE:
+            return int(v)
+        ov = self._raw[self._graph._core.options(i)]
+        return Infinity(np.unique(ov[ov != INFINITE]).tolist())
+
+    def __getitem__(self, label: Hashable) -> Value:
+        return self.value(label)
+
+    def outcome(self, label: Hashable, *, misere: bool = False) -> str:
+        """'P' (the player to move loses), 'N' (the player to move wins) or 'D' (a draw).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gv = gr.GameGraph({"s": ["s"], "x": ["s", "t"], "t": []}).generalized_values()
+        >>> gv.outcome("s"), gv.outcome("x"), gv.outcome("t")
+        ('D', 'N', 'P')
+        """
+        _normal_play(misere)
+        return _OUTCOMES[int(self._outcomes[self._graph.vertex(label)])]
+
+    def outcomes(self) -> np.ndarray:
+        """The outcome of every vertex, by vertex id, as an array of 'P', 'N', 'D'.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.GameGraph([(0, 0), (1, 2), (2, 1), (2, 3)]).generalized_values().outcomes().tolist()
+        ['D', 'P', 'N', 'P']
+        """
+        letters: np.ndarray = np.array(_OUTCOMES)[self._outcomes]
+        return letters
+
+    @property
+    def is_finite(self) -> np.ndarray:
+        """A bool array, by vertex id: True where the value is finite.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.GameGraph([(0, 0), (1, 2)]).generalized_values().is_finite.tolist()
+        [False, True, True]
+        """
+        mask: np.ndarray = self._finite_mask.copy()
+        return mask
+
+    @property
+    def finite(self) -> np.ndarray:
+        """The finite values by vertex id, with -1 where the value is infinite.
+
+        The dtype is the smallest signed integer dtype that holds them.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.GameGraph([(0, 0), (1, 2)]).generalized_values().finite
+        array([-1,  1,  0], dtype=int8)
+        """
+        top = int(self._raw[self._finite_mask].max()) if self._finite_mask.any() else 0
+        dtype = next(t for t in (np.int8, np.int16, np.int32, np.int64) if top <= np.iinfo(t).max)
+        out = self._raw.astype(dtype)
+        out[~self._finite_mask] = -1
+        return out
+
+    def values_by_label(self) -> dict[Hashable, Value]:
+        """``{label: generalized value}`` for every vertex, in vertex id order.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.GameGraph([("a", "a"), ("a", "b")]).generalized_values().values_by_label()
+        {'a': Infinity({0}), 'b': 0}
+        """
+        return {x: self.value(x) for x in self._graph.labels}
+
+    def winning_options(self, label: Hashable) -> list[Hashable]:
+        """The options of a vertex that are P-positions (the winning moves; [] unless it is N).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.GameGraph({"u": ["u", "t"], "t": []}).generalized_values().winning_options("u")
+        ['t']
+        """
+        return self._options_by(label, winning_options)
+
+    def drawing_options(self, label: Hashable) -> list[Hashable]:
+        """For a vertex that is a draw, the options that keep the draw ([] otherwise).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gv = gr.GameGraph({"s": ["s", "x"], "x": ["s", "t"], "t": []}).generalized_values()
+        >>> gv.outcome("s"), gv.drawing_options("s")
+        ('D', ['s'])
+        """
+        return self._options_by(label, drawing_options)
+
+    def _options_by(self, label: Hashable, rule: Any) -> list[Hashable]:
+        opts = self._graph.options(label)
+        picked = rule([self.value(label)], 0, [self.value(o) for o in opts])
+        return [opts[j] for j in picked]
+
+    def counts(self) -> dict[str, int]:
+        """How many vertices are finite, infinite, P, N and D.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.GameGraph([(0, 0), (0, 1)]).generalized_values().counts()
+        {'finite': 1, 'infinite': 1, 'P': 1, 'N': 1, 'D': 0}
+        """
+        finite = int(np.count_nonzero(self._finite_mask))
+        by = np.bincount(self._outcomes, minlength=3)
+        return {"finite": finite, "infinite": len(self) - finite, "P": int(by[0]), "N": int(by[1]), "D": int(by[2])}
+
+    def __repr__(self) -> str:
+        c = self.counts()
+        return f"GeneralizedValues(num_vertices={len(self)}, " + ", ".join(f"{k}={v}" for k, v in c.items()) + ")"
+
+    def _repr_html_(self) -> str:
+        c = self.counts()
+        head = "".join(f"<th>{k}</th>" for k in c)
+        row = "".join(f"<td>{v}</td>" for v in c.values())
+        rows = []
+        labels = self._graph.labels
+        for i, x in enumerate(labels[:_HTML_ROWS]):
+            rows.append(
+                f"<tr><td>{html.escape(repr(x))}</td><td>{html.escape(str(self.value(x)))}</td>"
+                f"<td>{_OUTCOMES[int(self._outcomes[i])]}</td></tr>"
+            )
+        more = f"<p>... and {len(labels) - _HTML_ROWS} more vertices</p>" if len(labels) > _HTML_ROWS else ""
+        return (
+            f"<div><b>GeneralizedValues</b> of {len(self)} vertices"
+            f"<table><tr>{head}</tr><tr>{row}</tr></table>"
+            f"<table><tr><th>vertex</th><th>value</th><th>outcome</th></tr>{''.join(rows)}</table>{more}</div>"
+        )
+
+
+__all__ = [
+    "GeneralizedValues",
+    "Infinity",
+    "drawing_options",
+    "generalized_values",
+    "sum_outcome",
+    "sum_value",
+    "value_outcome",
+    "winning_options",
+]
