@@ -90,3 +90,37 @@ def test_bad_state_components(paths):
     with pytest.raises(TypeError, match="outcomes"):
         gr.outcomes(paths, [[1, 2]])
     assert "paths" in repr(gr.Position(paths, [3])) and "N" in gr.Position(paths, [3])._repr_html_()
+
+
+def test_ctrl_c_stops_an_exploration_and_the_game_stays_usable():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import sys
+        import grundy as gr
+        g = gr.StateGame(lambda n: [n + 1] if n < 10**8 else [])
+        print("start", flush=True)
+        try:
+            g.value(0)
+        except KeyboardInterrupt:
+            print("interrupted", g.value(10**8 - 3), flush=True)  # what was explored is dropped, not broken
+            sys.exit(0)
+        print("finished", flush=True)
+        """
+    )
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "start"
+    os.kill(p.pid, signal.SIGINT)
+    out, _ = p.communicate(timeout=120)  # a hang guard, not a speed test
+    assert out.split() == ["interrupted", "1"]
+
+
+def test_exploration_shows_a_bar_counting_states(capsys):
+    g = gr.StateGame(lambda n: [n - 1] if n else [], progress=True)
+    assert g.value(300_000) == 300_000 % 2
+    assert "states" in capsys.readouterr().err
