@@ -1,0 +1,57 @@
+"""The exception hierarchy: every error grundy raises on purpose is a GrundyError and the builtin a caller catches."""
+
+import os
+import pickle
+
+import pytest
+
+import grundy as gr
+
+
+def test_every_class_is_a_grundy_error_and_a_value_error():
+    for cls in (gr.CodeError, gr.NoPeriodError, gr.SearchLimitError, gr.InvalidFileError, gr.CycleError):
+        assert issubclass(cls, gr.GrundyError) and issubclass(cls, ValueError)
+
+
+def test_no_period_past_the_computed_values():
+    with pytest.raises(gr.NoPeriodError, match="no period of TakeAndBreak"):
+        gr.grundys_game().value(2**40)
+
+
+def test_damaged_files_and_foreign_checkpoints(tmp_path):
+    path = os.fspath(tmp_path / "k.npz")
+    g = gr.kayles()
+    g.values(100)
+    gr.save(g, path)
+    with open(path, "r+b") as f:
+        f.seek(60)
+        f.write(b"\xff\xff\xff\xff")
+    with pytest.raises(gr.InvalidFileError, match="not a valid grundy file"):
+        gr.load(path)
+    other = os.fspath(tmp_path / "s.npz")
+    gr.save(gr.Subtraction([1, 2]), other)
+    with pytest.raises(gr.InvalidFileError, match="holds values of"):
+        gr.kayles().values(10, checkpoint=other)
+
+
+def test_search_limits_carry_the_limit():
+    with pytest.raises(gr.SearchLimitError) as e:
+        gr.Position(gr.kayles(), [30, 31, 32]).outcome(misere=True, max_positions=50)
+    assert e.value.limit == 50
+
+
+def test_errors_survive_pickling():
+    for err in (
+        gr.CodeError("bad digit", code="0.7x", position=3),
+        gr.SearchLimitError("too many", limit=7),
+        gr.CycleError(["a", "b"]),
+        gr.NoPeriodError("none"),
+    ):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err) and back.__dict__ == err.__dict__
+
+
+def test_code_errors_name_the_character():
+    with pytest.raises(gr.CodeError) as e:
+        gr.TakeAndBreak("0.7x")
+    assert (e.value.code, e.value.position) == ("0.7x", 3)
