@@ -351,3 +351,48 @@ def test_progress_bar_reaches_the_end(capsys):
     assert "generalized values" in err and "100%" in err
     gr.GameGraph(HAND).generalized_values(progress=False)
     assert capsys.readouterr().err == ""
+
+
+# -- positions: sums with loopy components, through gr.Position ------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_graphs(max_n=4), small_graphs(max_n=4), st.sampled_from([[1, 2], [1, 3]]))
+def test_positions_match_the_product_graph(g1, g2, subtraction):
+    """Position.outcome, winning_moves and drawing_moves of graph + graph + heap against the brute force."""
+    graphs = [gr.GameGraph(edges, num_vertices=n) for n, edges in (g1, g2)]
+    game = gr.Subtraction(subtraction)
+    heaps = (list(range(5)), lambda h: [h - s for s in subtraction if s <= h])
+    comps = [graph_component(*g1), graph_component(*g2), heaps]
+    positions, options = product(comps)
+    ref = retrograde(positions, options)
+    for pos in positions:
+        p = gr.Position(graphs[0], [pos[0]]) + gr.Position(graphs[1], [pos[1]]) + gr.Position(game, [pos[2]])
+        assert p.outcome() == ref[pos], pos
+        moves = p.moves()
+        assert {reached(pos, m) for m in p.winning_moves()} == {
+            reached(pos, m) for m in moves if ref[reached(pos, m)] == "P"
+        }
+        want_draw = {reached(pos, m) for m in moves if ref[reached(pos, m)] == "D"} if ref[pos] == "D" else set()
+        assert {reached(pos, m) for m in p.drawing_moves()} == want_draw
+
+
+def reached(pos, move):
+    """The product-graph position a move of a Position of one vertex, one vertex and one heap leads to."""
+    new = list(pos)
+    new[move.component] = move.after[0] if move.after else 0
+    return tuple(new)
+
+
+def test_loopy_positions_refuse_what_is_undefined():
+    g = gr.GameGraph(HAND)
+    with pytest.raises(ValueError, match="misère play of loopy games"):
+        gr.Position(g, ["u"]).outcome(misere=True)
+    with pytest.raises(ValueError, match="misère play of loopy games"):
+        gr.Position(g, ["u", "a"]).winning_moves(misere=True)
+    with pytest.raises(ValueError, match="generalized values"):
+        _ = gr.Position(g, ["u"]).grundy
+    with pytest.raises(ValueError, match="finite values only"):
+        gr.equivalent(gr.Position(g, ["u"]), gr.Position(gr.nim(), [1]))
+    assert gr.equivalent(gr.Position(g, ["b"]), gr.Position(gr.nim(), [1]))
+    assert gr.Position(g, ["u", "b"]).outcome() == "D" and gr.Position(g, ["b"]).drawing_moves() == []

@@ -104,8 +104,8 @@ def test_ctrl_c_stops_an_exploration_and_the_game_stays_usable():
         import sys
         import grundy as gr
         g = gr.StateGame(lambda n: [n + 1] if n < 10**8 else [])
-        print("start", flush=True)
         try:
+            print("start", flush=True)
             g.value(0)
         except KeyboardInterrupt:
             print("interrupted", g.value(10**8 - 3), flush=True)  # what was explored is dropped, not broken

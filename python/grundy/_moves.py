@@ -137,6 +137,10 @@ class Block(Protocol):
         """Whether ``other`` holds components of the same game (so the two can merge)."""
         ...
 
+    def generalized(self) -> list[Any] | None:
+        """The components' generalized values (ints or ``Infinity``) when the game is loopy, else None."""
+        ...
+
     def merge(self, other: Block) -> Block:
         """Return this block followed by ``other`` (of the same game)."""
         ...
@@ -320,6 +324,10 @@ class HeapBlock:
         """Whether ``other`` holds heaps of an equal game."""
         return isinstance(other, HeapBlock) and other.game == self.game
 
+    def generalized(self) -> list[Any] | None:
+        """Return None: heap games have ordinary values."""
+        return None
+
     def merge(self, other: Block) -> HeapBlock:
         """Return this block's heaps followed by ``other``'s."""
         assert isinstance(other, HeapBlock)
@@ -500,6 +508,11 @@ class GraphBlock:
         """Whether ``other`` holds vertices of this very graph."""
         return isinstance(other, GraphBlock) and other.game is self.game
 
+    def generalized(self) -> list[Any] | None:
+        """Return the vertices' generalized values when the graph has a cycle, else None."""
+        gv = self.game._loopy_values()
+        return None if gv is None else [gv.value(label) for label in self.labels]
+
     def merge(self, other: Block) -> GraphBlock:
         """Return this block's vertices followed by ``other``'s."""
         assert isinstance(other, GraphBlock)
@@ -630,6 +643,10 @@ class StateBlock:
     def same_game(self, other: Block) -> bool:
         """Whether ``other`` holds states of this very game."""
         return isinstance(other, StateBlock) and other.game is self.game
+
+    def generalized(self) -> list[Any] | None:
+        """Return None: explored state games are acyclic (a cycle raises CycleError)."""
+        return None
 
     def merge(self, other: Block) -> StateBlock:
         """Return this block's states followed by ``other``'s."""

@@ -342,6 +342,19 @@ class GameGraph:
         values: np.ndarray = self._values.copy()
         return values
 
+    def _loopy_values(self) -> Any:
+        """The generalized values (cached) when the graph has a cycle, else None."""
+        if self._values is not None:
+            return None
+        gv = getattr(self, "_generalized", None)
+        if gv is None:
+            try:
+                self._cached()
+                return None
+            except CycleError:
+                gv = self._generalized = self.generalized_values(progress=False)
+        return gv
+
     def _component_block(self, labels: Any) -> GraphBlock:
         """Vertices of this graph as components of a :class:`~grundy.Position`."""
         return GraphBlock.of(self, labels)

@@ -30,6 +30,7 @@ from . import _core, _display, _misere
 from ._misere import MISERE_MAX_POSITIONS
 from ._moves import Block, Move, Work, misere_nim_is_p
 from ._validate import as_count
+from .loopy import sum_outcome, sum_value
 
 #: ``moves()`` and ``winning_moves()`` return at most this many moves; beyond, ValueError says
 #: to iterate (``iter_moves()``, ``iter_winning_moves()``) or take one (``winning_move()``).
@@ -44,6 +45,17 @@ MAX_SEARCH_WORK = 10**9
 _REPR_ITEMS = 8
 
 _UNLIMITED = float("inf")
+
+
+def _listed(found: Iterator[Move], limit: int, what: str) -> list[Move]:
+    """At most ``limit`` moves from ``found`` as a list; ValueError when there are more."""
+    out = list(itertools.islice(found, limit + 1))
+    if len(out) > limit:
+        raise ValueError(
+            f"this position has more than limit={limit} {what}; iterate over them with "
+            f"iter_{what.replace(' ', '_')}() or take one with winning_move()"
+        )
+    return out
 
 
 def _short(items: list[Any]) -> str:
@@ -187,6 +199,11 @@ class Position:
         >>> gr.Position(gr.Subtraction.squares(), [1, 2, 3, 4, 6]).grundy
         3
         """
+        if self._loopy() is not None:
+            raise ValueError(
+                "this sum has a loopy component, whose value may be infinite: it has generalized values, not a "
+                "Grundy value; use outcome(), winning_moves() and drawing_moves()"
+            )
         if self._grundy is None:
             x = 0
             for b in self._blocks:
@@ -206,6 +223,9 @@ class Position:
         >>> gr.Position(gr.nim(), [1, 1]).outcome(), gr.Position(gr.nim(), [1, 1]).outcome(misere=True)
         ('P', 'N')
         """
+        loopy = self._loopy()
+        if loopy is not None:
+            return sum_outcome(loopy, misere=misere)
         if not misere:
             return "P" if self.grundy == 0 else "N"
         heaps = self._nim_heaps()
@@ -264,15 +284,8 @@ class Position:
         >>> gr.Position(gr.nim(), [9, 12, 5]).winning_moves()
         []
         """
-        limit = as_count(limit, "limit")
         found = self._winning(misere, Work(MAX_SEARCH_WORK, "winning moves"), max_positions)
-        out = list(itertools.islice(found, limit + 1))
-        if len(out) > limit:
-            raise ValueError(
-                f"this position has more than limit={limit} winning moves; iterate over them with "
-                "iter_winning_moves() or take one with winning_move()"
-            )
-        return out
+        return _listed(found, as_count(limit, "limit"), "winning moves")
 
     def winning_move(self, misere: bool = False, *, max_positions: int | None = None) -> Move | None:
         """One winning move, or None from a P-position. Fast even for heaps of 10^18 tokens.
@@ -314,7 +327,53 @@ class Position:
             yield from b.moves(start, work)
             start += len(b)
 
+    def _loopy(self) -> list[Any] | None:
+        """Every component's generalized value when some component is loopy, else None."""
+        found = [b.generalized() for b in self._blocks]
+        if all(g is None for g in found):
+            return None
+        out: list[Any] = []
+        for b, g in zip(self._blocks, found, strict=True):
+            out.extend(g if g is not None else b.values().tolist())
+        return out
+
+    def drawing_moves(self, *, limit: int = MAX_LISTED_MOVES) -> list[Move]:
+        """The moves that keep a drawn position drawn (empty unless :meth:`outcome` is ``"D"``).
+
+        Only sums with a loopy component (a :class:`~grundy.GameGraph` with a cycle) can be draws: from
+        a draw, the player to move cannot win, and should keep the game going with one of these moves.
+
+        Parameters
+        ----------
+        limit : int
+            The most moves to list; ValueError beyond.
+
+        Returns
+        -------
+        list of Move
+            The moves to drawn positions, in move order.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> g = gr.GameGraph({"s": ["s", "t"], "t": []})
+        >>> pos = gr.Position(g, ["s", "s"])
+        >>> pos.outcome(), pos.drawing_moves()
+        ('D', [Move(component=0, before='s', after=('s',)), Move(component=1, before='s', after=('s',))])
+        """
+        if self.outcome() != "D":
+            return []
+        found = (m for m in self._moves(Work(MAX_SEARCH_WORK, "drawing moves")) if self.play(m).outcome() == "D")
+        return _listed(found, as_count(limit, "limit"), "drawing moves")
+
     def _winning(self, misere: bool, work: Work, max_positions: int | None) -> Iterator[Move]:
+        if self._loopy() is not None:
+            if misere:
+                raise ValueError("misère play of loopy games is not supported: their misère theory is not built here")
+            # A move to a P-position: one loopy component left infinite can never give P, so this is short.
+            if self.outcome() == "N":
+                yield from (m for m in self._moves(work) if self.play(m).outcome() == "P")
+            return
         if misere:
             heaps = self._nim_heaps()
             if heaps is not None:
@@ -372,6 +431,11 @@ def equivalent(a: Position, b: Position) -> bool:
         raise TypeError(
             f"equivalent() compares two Positions, not {type(a).__name__} and {type(b).__name__}"
         )
+    loopy = (a + b)._loopy()
+    if loopy is not None:
+        if sum_value(loopy) is None or any(not isinstance(v, int) for v in loopy):
+            raise ValueError("equivalence is defined here for finite values only: a component has an infinite value")
+        return sum_value(loopy) == 0
     return (a + b).grundy == 0
 
 
