@@ -15,6 +15,7 @@ import numpy as np
 
 from ._display import card
 from ._moves import StateBlock
+from ._plot import _pyplot
 from ._validate import as_count
 
 #: Cells of the corner of the grid an HTML card shows.
@@ -28,17 +29,6 @@ def grid_size(rows: Any, cols: Any) -> tuple[int, int]:
     (3, 4)
     """
     return as_count(rows, "rows"), as_count(cols, "cols")
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as e:
-        raise ImportError(
-            "plotting needs matplotlib, an optional extra of grundy: pip install 'grundy[plot]' "
-            "(or pip install matplotlib)"
-        ) from e
-    return plt
 
 
 class GridGame:
