@@ -37,19 +37,28 @@ class _Bar:
         self.mode, self.desc = mode, desc
         self.bar: Any = None
         self.started = time.monotonic()
+        if mode is True:  # always: open now, even if the exploration ends before the core reports
+            self._open()
+
+    def _open(self) -> None:
+        from tqdm.auto import tqdm
+
+        self.bar = tqdm(desc=self.desc, unit=" states", unit_scale=True, mininterval=0.5)
 
     def __call__(self, done: int, found: int) -> None:
         if self.bar is None:
             if self.mode is False or (self.mode is None and time.monotonic() - self.started < AUTO_DELAY):
                 return
-            from tqdm.auto import tqdm
-
-            self.bar = tqdm(desc=self.desc, unit=" states", unit_scale=True, mininterval=0.5)
+            self._open()
         self.bar.total = found
         self.bar.update(done - self.bar.n)
 
-    def close(self) -> None:
+    def close(self, explored: int | None = None) -> None:
+        """Close the bar, first bringing it to ``explored`` states when given."""
         if self.bar is not None:
+            if explored is not None and explored > self.bar.n:
+                self.bar.total = max(self.bar.total or 0, explored)
+                self.bar.update(explored - self.bar.n)
             self.bar.close()
 
 
@@ -142,7 +151,7 @@ class StateGame(GridGame):
         try:
             return getattr(self._core, method)(states, bar, self._threads)
         finally:
-            bar.close()
+            bar.close(self._core.num_states)
 
     def _parts(self, state: Any) -> list[int]:
         """The ids of the canonical components of ``state`` (exploring it)."""
