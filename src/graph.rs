@@ -479,15 +479,7 @@ mod tests {
         g
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
+    use crate::engine::testing::Rng;
 
     /// A random DAG with edges to smaller ids, relabelled by a random permutation.
     fn random_dag(rng: &mut Rng, n: usize, m: usize) -> (Vec<(u32, u32)>, Vec<u32>) {

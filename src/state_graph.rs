@@ -363,15 +363,7 @@ mod tests {
         g
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
+    use crate::engine::testing::Rng;
 
     #[test]
     fn nim_heaps_and_sums() {

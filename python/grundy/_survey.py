@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _checkpoint, _core
+from ._survey_store import STORED, Store
 from ._validate import as_count
 from .exceptions import CodeError, GrundyError
 from .games import Game, TakeAndBreak, _Run
@@ -41,7 +42,6 @@ from .periodicity import DEFAULT_MAX_N
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ._survey_store import Store
 
 __all__ = ["expand", "load_survey", "survey", "survey_summary", "SurveySummary"]
 
@@ -58,22 +58,8 @@ BUCKET_PREFIX = 1024
 #: Sparse space is analysed only for values below 2**HIST_BITS (``src/engine/sparse_mask.rs``).
 _SPARSE_LIMIT = 2**20
 
-COLUMNS = [
-    "code",
-    "status",
-    "preperiod",
-    "period",
-    "saltus",
-    "proven",
-    "max_value",
-    "mask",
-    "rare_count",
-    "last_rare",
-    "checked_to",
-    "seconds",
-    "same_as",
-    "error",
-]
+# The table's columns: what the store keeps, with ``same_as`` (found from fingerprints) before ``error``.
+COLUMNS = [*STORED[:-1], "same_as", STORED[-1]]
 _INT_COLUMNS = ["preperiod", "period", "saltus", "max_value", "mask", "rare_count", "last_rare", "checked_to"]
 
 #: What the ``status`` column says.
@@ -581,7 +567,6 @@ def survey(
     st: Store | None = None
     ck: str | None = None
     if store is not None:
-        from ._survey_store import Store
 
         if any(rule is None for _, rule in work.values()):
             raise TypeError("games given by Python callables cannot be stored: their rules cannot be rebuilt")
@@ -706,7 +691,6 @@ def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
         raise TypeError(f"path must be a file path, not {type(path).__name__}")
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no survey store at {os.fspath(path)}")
-    from ._survey_store import Store
     from .io import game_from_rule
 
     st = Store(path)

@@ -21,7 +21,7 @@ pub mod sparse_mask;
 pub mod subtraction;
 pub mod take_and_break;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 pub mod window_mex;
 
 pub use callback::{AllowedFn, OptionList, OptionsFn};

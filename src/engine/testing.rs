@@ -31,3 +31,16 @@ pub fn pool(k: usize) -> rayon::ThreadPool {
         .build()
         .unwrap()
 }
+
+/// A small xorshift generator for tests that want reproducible random inputs without a dependency.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A pseudo-random number in `0..n` (`n > 0`); the state must start non-zero.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
