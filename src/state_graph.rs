@@ -29,8 +29,10 @@
 use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::graph::{counting_sort, zeroed, Poller};
+use crate::loopy::{generalized_values_csr, INFINITE};
 use crate::memory;
 use rayon::prelude::*;
+use std::collections::hash_map::{Entry, HashMap};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Layers smaller than this are settled on the calling thread.
@@ -230,6 +232,143 @@ impl StateGraph {
         }
         self.values
             .extend(new.into_iter().map(AtomicU32::into_inner));
+        Ok(())
+    }
+
+    /// Settles every vertex recorded since the last solve by Smith's generalized Sprague-Grundy
+    /// function ([`crate::loopy`]): cycles are allowed, and a vertex gets its finite value or
+    /// [`INFINITE`] (its K is the set of finite values of its options). Every option must have
+    /// exactly one part (a loopy sum of components is not a single-state option):
+    /// [`Error::Invalid`] otherwise, and when an option names a vertex that is not recorded. On
+    /// failure no new value is kept. Do not mix with [`Self::solve`] on one graph.
+    ///
+    /// Vertices solved before stay as they are (they reach only vertices recorded before them)
+    /// and are not solved again: the new vertices are solved together with small stand-ins for the
+    /// old vertices they name. An old vertex of finite value `v` stands as a Nim heap `H_v`
+    /// (options `H_0..H_{v-1}`); an old vertex of value infinity(K) as a vertex with a move to
+    /// itself and to `H_x` for each `x` in K, whose generalized value is again infinity(K). What a
+    /// new vertex's labelling asks of an option (its value, and whether it has an option of value
+    /// `i`) is the same for an old vertex and its stand-in, so the new values are those of the
+    /// whole graph. The cost is that of [`generalized_values_csr`] on the new vertices, their
+    /// options and the stand-ins (`M (M + 1) / 2` edges for the heaps, `M` the largest finite
+    /// value they stand for).
+    ///
+    /// ```
+    /// use grundy::engine::NoControl;
+    /// use grundy::loopy::INFINITE;
+    /// use grundy::state_graph::StateGraph;
+    /// // 0: no move; 1 -> 0, 1 -> 2; 2 -> 1: 1 and 2 are a loop with an exit.
+    /// let mut g = StateGraph::new();
+    /// g.end_vertex();
+    /// g.solve_loopy(&NoControl).unwrap();
+    /// for opts in [&[0u32, 2][..], &[1][..]] {
+    ///     for &o in opts {
+    ///         g.push_option(&[o]);
+    ///     }
+    ///     g.end_vertex();
+    /// }
+    /// g.solve_loopy(&NoControl).unwrap();
+    /// assert_eq!(g.values(), &[0, 1, 0]);
+    /// // 3 -> 3, 3 -> 2: infinity({0}).
+    /// g.push_option(&[3]);
+    /// g.push_option(&[2]);
+    /// g.end_vertex();
+    /// g.solve_loopy(&NoControl).unwrap();
+    /// assert_eq!(g.values()[3], INFINITE);
+    /// ```
+    pub fn solve_loopy(&mut self, ctl: &dyn Control) -> Result<()> {
+        let lo = self.values.len();
+        let n = self.num_vertices();
+        if lo == n {
+            return Ok(());
+        }
+        let k = n - lo;
+        let (j0, j1) = (self.opt_off[lo] as usize, self.num_options());
+        for j in j0..j1 {
+            let parts = self.option_parts(j);
+            if parts.len() != 1 {
+                return Err(Error::Invalid(format!(
+                    "a loopy game's options must each be one state, but an option has {} parts",
+                    parts.len()
+                )));
+            }
+            if parts[0] as usize >= n {
+                return Err(Error::Invalid(format!(
+                    "an option names vertex {}, but only {n} vertices are recorded",
+                    parts[0]
+                )));
+            }
+        }
+        // The finite values of the options of old vertex `w` (its K when it is infinite).
+        let finite_of = |w: usize| {
+            self.option_ids(w)
+                .filter_map(|j| self.option_value(j))
+                .filter(|&x| x != INFINITE)
+        };
+        // Stand-ins for the old infinite vertices named, numbered after the heaps.
+        let mut infinite: Vec<u32> = Vec::new();
+        let mut slot: HashMap<u32, u32> = HashMap::new();
+        let mut top: Option<u32> = None;
+        for j in j0..j1 {
+            let p = self.option_parts(j)[0];
+            if p as usize >= lo {
+                continue;
+            }
+            match self.values[p as usize] {
+                INFINITE => {
+                    if let Entry::Vacant(e) = slot.entry(p) {
+                        e.insert(infinite.len() as u32);
+                        infinite.push(p);
+                        top = finite_of(p as usize).chain(top).max();
+                    }
+                }
+                v => top = top.max(Some(v)),
+            }
+        }
+        let heaps = top.map_or(0, |m| m as usize + 1);
+        let heap_edges = (heaps * heaps.saturating_sub(1) / 2) as u64;
+        let inf_edges: u64 = infinite
+            .iter()
+            .map(|&w| 1 + self.option_ids(w as usize).len() as u64)
+            .sum();
+        let total = k + heaps + infinite.len();
+        let edges = (j1 - j0) as u64 + heap_edges + inf_edges;
+        memory::check((total as u64 + 1) * 8 + edges * 4)?;
+        if total as u64 >= INFINITE as u64 - 2 {
+            return Err(Error::Invalid(format!(
+                "a loopy game may have at most {} states",
+                INFINITE - 3
+            )));
+        }
+        let heap = |v: u32| (k + v as usize) as u32;
+        let mut off: Vec<u64> = Vec::with_capacity(total + 1);
+        let mut tgt: Vec<u32> = Vec::with_capacity(edges as usize);
+        off.push(0);
+        for u in lo..n {
+            for j in self.option_ids(u) {
+                let p = self.option_parts(j)[0];
+                tgt.push(if p as usize >= lo {
+                    p - lo as u32
+                } else {
+                    match self.values[p as usize] {
+                        INFINITE => (k + heaps) as u32 + slot[&p],
+                        v => heap(v),
+                    }
+                });
+            }
+            off.push(tgt.len() as u64);
+        }
+        for v in 0..heaps as u32 {
+            tgt.extend((0..v).map(heap));
+            off.push(tgt.len() as u64);
+        }
+        for (i, &w) in infinite.iter().enumerate() {
+            tgt.push((k + heaps + i) as u32);
+            tgt.extend(finite_of(w as usize).map(heap));
+            off.push(tgt.len() as u64);
+        }
+        let values = generalized_values_csr(&off, &tgt, ctl, None)?;
+        self.values.extend_from_slice(&values[..k]);
         Ok(())
     }
 
@@ -468,6 +607,61 @@ mod tests {
         assert_eq!((g.num_vertices(), g.num_options()), (2, 1));
         let mut g = build(&[vec![vec![0]]]);
         assert_eq!(g.solve(&NoControl), Err(Error::Cycle(vec![0])));
+    }
+
+    /// Random loopy graphs recorded in steps (options of a vertex name vertices of its own step
+    /// or earlier ones), solved step by step with stand-ins, against one solve of the whole.
+    #[test]
+    fn loopy_in_steps_matches_one_whole_solve() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for round in 0..300 {
+            let steps = 1 + round % 4;
+            let per = 1 + rng.below(12) as usize;
+            let n = steps * per;
+            let deg_cap = 1 + rng.below(5);
+            let opts: Vec<Vec<u32>> = (0..n)
+                .map(|u| {
+                    let hi = (u / per + 1) * per;
+                    let d = rng.below(deg_cap + 1);
+                    (0..d).map(|_| rng.below(hi as u64) as u32).collect()
+                })
+                .collect();
+            let mut off = vec![0u64];
+            let mut tgt = Vec::new();
+            for o in &opts {
+                tgt.extend_from_slice(o);
+                off.push(tgt.len() as u64);
+            }
+            let want = generalized_values_csr(&off, &tgt, &NoControl, None).unwrap();
+            let mut g = StateGraph::new();
+            for s in 0..steps {
+                for o in &opts[s * per..(s + 1) * per] {
+                    for &p in o {
+                        g.push_option(&[p]);
+                    }
+                    g.end_vertex();
+                }
+                g.solve_loopy(&NoControl).unwrap();
+                assert_eq!(
+                    g.values(),
+                    &want[..(s + 1) * per],
+                    "round {round}, step {s}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn loopy_refuses_sums_and_unrecorded_parts() {
+        let mut g = build(&[vec![], vec![vec![0, 0]]]);
+        assert!(matches!(g.solve_loopy(&NoControl), Err(Error::Invalid(_))));
+        assert_eq!(g.num_solved(), 0);
+        let mut g = build(&[vec![vec![3]]]);
+        assert!(matches!(g.solve_loopy(&NoControl), Err(Error::Invalid(_))));
+        // A self-loop alone: infinity({}), a draw; an exit to it keeps it infinite.
+        let mut g = build(&[vec![vec![0]], vec![vec![1], vec![0]]]);
+        g.solve_loopy(&NoControl).unwrap();
+        assert_eq!(g.values(), &[INFINITE, INFINITE]);
     }
 
     #[test]

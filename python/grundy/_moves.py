@@ -637,16 +637,22 @@ class StateBlock:
         return list(self.states)
 
     def values(self) -> np.ndarray:
-        """Return the states' Grundy values, ``uint64``."""
-        return np.array([self.game.value(s) for s in self.states], dtype=np.uint64)
+        """Return the states' Grundy values, ``uint64`` (ValueError for an infinite generalized value)."""
+        values = [self.game.value(s) for s in self.states]
+        for s, v in zip(self.states, values, strict=True):
+            if not isinstance(v, (int, np.integer)):
+                raise ValueError(f"state {s!r} of {self.label()} has the infinite generalized value {v!r}")
+        return np.array(values, dtype=np.uint64)
 
     def same_game(self, other: Block) -> bool:
         """Whether ``other`` holds states of this very game."""
         return isinstance(other, StateBlock) and other.game is self.game
 
     def generalized(self) -> list[Any] | None:
-        """Return None: explored state games are acyclic (a cycle raises CycleError)."""
-        return None
+        """Return the states' generalized values for a loopy game (``loopy=True``), else None."""
+        if not getattr(self.game, "loopy", False):
+            return None
+        return [self.game.value(s) for s in self.states]
 
     def merge(self, other: Block) -> StateBlock:
         """Return this block's states followed by ``other``'s."""

@@ -5,7 +5,9 @@ functions once per distinct canonical state from a loop that runs in Rust, keeps
 graph in Rust and solves it there (parallel topological layers, without the GIL). With
 ``components`` a state is a disjunctive sum: each part is explored and cached on its own and the
 value is the XOR of the parts' values (Sprague-Grundy). With ``key`` equivalent states (symmetric,
-relabelled) are explored once.
+relabelled) are explored once. With ``loopy=True`` the states may repeat (cycles): they get Smith's
+generalized Sprague-Grundy values (an int or ``Infinity(K)``) and outcomes with draws, computed by
+the loopy engine of :mod:`grundy.loopy`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import numpy as np
 from . import _core
 from ._grid import CARD_CELLS, GridGame
 from ._progress import AUTO_DELAY, _check_progress, _check_threads
-from .exceptions import SearchLimitError
+from .exceptions import CycleError, SearchLimitError
+from .loopy import INFINITE, GeneralizedValues, Infinity, Value, _normal_play, drawing_options, value_outcome
 
 #: Distinct sums a misère search visits at most unless told otherwise.
 MISERE_MAX_POSITIONS = 2_000_000
@@ -92,12 +95,26 @@ class StateGame(GridGame):
         A tqdm bar counting states: True always, False never, None after 1 s.
     threads : int, optional
         Threads for the Rust solver (None: every core, or ``RAYON_NUM_THREADS``).
+    loopy : bool, optional
+        Allow cycles (positions that repeat, games that may go on forever). States then get
+        generalized Sprague-Grundy values: :meth:`value` returns an int or a
+        :class:`~grundy.Infinity`, :meth:`outcome` ``'P'``, ``'N'`` or ``'D'`` (a draw), and
+        :meth:`generalized_values` the values of every explored state. Each option must then be
+        a single state: ``components`` is refused.
+
+    Raises
+    ------
+    TypeError
+        When ``options``, ``components`` or ``key`` is not callable, or ``loopy`` not a bool.
+    ValueError
+        When ``max_states`` is not a positive integer, or ``loopy=True`` comes with ``components``.
 
     Notes
     -----
-    Everything explored stays cached on the game. A cycle among the states raises
-    :class:`~grundy.CycleError` naming the states of one cycle. Exceptions raised by the
-    functions propagate unchanged, with a note naming the state they were called on.
+    Everything explored stays cached on the game. Without ``loopy=True`` a cycle among the
+    states raises :class:`~grundy.CycleError` naming the states of one cycle, and nothing of
+    that exploration is kept. Exceptions raised by the functions propagate unchanged, with a
+    note naming the state they were called on.
 
     Examples
     --------
@@ -112,6 +129,15 @@ class StateGame(GridGame):
     >>> kp = gr.StateGame(kayles_path, components=lambda s: [x for x in s if x] if isinstance(s, tuple) else [s])
     >>> [kp.value(n) for n in range(10)]
     [0, 1, 1, 2, 0, 3, 1, 1, 0, 3]
+
+    A loopy game: remove 1 or 2 tokens, or add 1 to a non-empty heap below 4 tokens. Heaps of
+    1 and 2 win by taking all; from 3 or 4 neither player can force a win (a draw):
+
+    >>> up = gr.StateGame(lambda n: [n - k for k in (1, 2) if k <= n] + ([n + 1] if 0 < n < 4 else []), loopy=True)
+    >>> [up.value(n) for n in range(5)]
+    [0, Infinity({0}), Infinity({0}), Infinity(), Infinity()]
+    >>> [up.outcome(n) for n in range(5)]
+    ['P', 'N', 'N', 'D', 'D']
     """
 
     def __init__(
@@ -124,6 +150,7 @@ class StateGame(GridGame):
         max_states: int | None = None,
         progress: bool | None = None,
         threads: int | None = None,
+        loopy: bool = False,
     ) -> None:
         _callable(options, "options", optional=False)
         _callable(components, "components")
@@ -141,15 +168,26 @@ class StateGame(GridGame):
         self._key_fn = key
         self.name = name
         self.max_states = max_states
+        if not isinstance(loopy, (bool, np.bool_)):
+            raise TypeError(f"loopy must be True or False, not {type(loopy).__name__} ({loopy!r})")
+        if loopy and components is not None:
+            raise ValueError(
+                "loopy=True cannot be combined with components=: the generalized value of a loopy sum is not that "
+                "of a single state (two infinite parts make a draw with no value); explore whole states, or add "
+                "the parts as components of a grundy.Position"
+            )
         self._progress = _check_progress(progress)
         self._threads = _check_threads(threads)
-        self._core = _core.StateExplorer(options, components, key, max_states)
+        self._core = _core.StateExplorer(options, components, key, max_states, bool(loopy))
 
     # -- exploring -------------------------------------------------------------------------------
     def _run(self, method: str, states: Any) -> Any:
         bar = _Bar(self._progress, f"{self._name()}: exploring")
         try:
             return getattr(self._core, method)(states, bar, self._threads)
+        except CycleError as e:
+            hint = "; a loopy game has generalized values instead: pass loopy=True to StateGame"
+            raise CycleError(e.cycle, str(e) + hint) from None
         finally:
             bar.close(self._core.num_states)
 
@@ -169,8 +207,38 @@ class StateGame(GridGame):
         """
         return self._core.num_states
 
-    def value(self, state: Hashable) -> int:
+    @property
+    def loopy(self) -> bool:
+        """Whether the game was made with ``loopy=True`` (cycles allowed, generalized values).
+
+        >>> import grundy as gr
+        >>> gr.StateGame(lambda n: range(n)).loopy, gr.StateGame(lambda n: [n], loopy=True).loopy
+        (False, True)
+        """
+        return bool(self._core.loopy)
+
+    def value(self, state: Hashable) -> Any:
         """The Grundy value of ``state`` (the XOR of its components' values).
+
+        With ``loopy=True``, the generalized value: an int, or ``Infinity(K)`` with K the finite
+        values of the state's options.
+
+        Parameters
+        ----------
+        state : hashable
+            The state (explored first when new).
+
+        Returns
+        -------
+        int or Infinity
+            An int, except for a state of a loopy game whose value is infinite.
+
+        Raises
+        ------
+        CycleError
+            When the states reachable from ``state`` hold a cycle and the game is not loopy.
+        TypeError
+            When a state (or its key) is not hashable.
 
         Examples
         --------
@@ -178,29 +246,121 @@ class StateGame(GridGame):
         >>> nim = gr.StateGame(lambda n: range(n))
         >>> nim.value(7)
         7
+        >>> gr.StateGame(lambda n: [n, 0] if n else [], loopy=True).value(1)
+        Infinity({0})
         """
+        if self.loopy:
+            return self._gvalue(self._parts(state)[0])
         v = 0
         for i in self._parts(state):
             v ^= self._core.value(i)
         return v
 
+    def _gvalue(self, i: int) -> Value:
+        """The generalized value of explored state ``i`` of a loopy game."""
+        v = self._core.value(i)
+        if v != INFINITE:
+            return int(v)
+        ov = np.array([self._core.value(j) for j in self._core.options(i).tolist()], dtype=np.uint32)
+        return Infinity(np.unique(ov[ov != INFINITE]).tolist())
+
+    def generalized_values(self, states: Iterable[Hashable] = ()) -> GeneralizedValues:
+        """The generalized values of every explored state of a loopy game (``loopy=True``).
+
+        ``states`` are explored first. The answer is a :class:`~grundy.GeneralizedValues` whose
+        labels are the explored canonical states, in the order they were found (their ids): it
+        gives ``value``, ``outcome``, ``outcomes()``, ``is_finite``, ``finite``,
+        ``winning_options`` and ``drawing_options``. It is a snapshot: states explored later are
+        not in it.
+
+        Parameters
+        ----------
+        states : iterable of hashable, optional
+            States to explore first.
+
+        Returns
+        -------
+        GeneralizedValues
+
+        Raises
+        ------
+        ValueError
+            When the game is not loopy.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> g = gr.StateGame(lambda n: [n - k for k in (1, 2) if k <= n] + ([n + 1] if 0 < n < 4 else []), loopy=True)
+        >>> gv = g.generalized_values([4])
+        >>> gv
+        GeneralizedValues(num_vertices=5, finite=1, infinite=4, P=1, N=2, D=2)
+        >>> gv.values_by_label()
+        {4: Infinity(), 3: Infinity(), 2: Infinity({0}), 1: Infinity({0}), 0: 0}
+        >>> gv.outcomes().tolist(), gv.winning_options(2), gv.drawing_options(3)
+        (['D', 'D', 'N', 'N', 'P'], [0], [4])
+        """
+        if not self.loopy:
+            raise ValueError("generalized_values() needs a loopy game: make it with StateGame(..., loopy=True)")
+        if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
+            raise TypeError(f"states must be an iterable of states, not {type(states).__name__}")
+        self._run("explore", states)
+        values, outcomes = self._core.generalized()
+        return GeneralizedValues(_ExploredStates(self, len(values)), values, outcomes)  # type: ignore[arg-type]
+
     def values(self, states: Iterable[Hashable]) -> np.ndarray:
         """The values of several states, as a numpy array (one exploration for all).
+
+        Parameters
+        ----------
+        states : iterable of hashable
+            The states.
+
+        Returns
+        -------
+        numpy.ndarray
+            Their values, of the smallest unsigned dtype that holds them; with ``loopy=True`` an
+            ``object`` array of ints and :class:`~grundy.Infinity` values.
+
+        Raises
+        ------
+        TypeError
+            When ``states`` is not an iterable of hashable states.
+        CycleError
+            When the states reachable hold a cycle and the game is not loopy.
 
         Examples
         --------
         >>> import grundy as gr
         >>> gr.StateGame(lambda n: range(n)).values([3, 1, 4]).tolist()
         [3, 1, 4]
+        >>> gr.StateGame(lambda n: [n, 0] if n else [], loopy=True).values([0, 1]).tolist()
+        [0, Infinity({0})]
         """
         if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
             raise TypeError(f"states must be an iterable of states, not {type(states).__name__}")
+        if self.loopy:
+            ids = self._run("explore", states)
+            out = np.empty(len(ids), dtype=object)
+            out[:] = [self._gvalue(p[0]) for p in ids]
+            return out
         values: np.ndarray = self._run("values", states)
         return values
 
     def components(self, state: Hashable) -> tuple[Hashable, ...]:
         """The canonical components of ``state`` (a 1-tuple without ``components=``).
 
+        Parameters
+        ----------
+        state : hashable
+            The state (explored first when new).
+
+        Returns
+        -------
+        tuple
+            The canonical states it splits into (``key`` applied).
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> g = gr.StateGame(lambda s: [], components=lambda s: sorted(s), key=abs)
         >>> g.components((3, -1))
@@ -209,11 +369,32 @@ class StateGame(GridGame):
         return tuple(self._core.state(i) for i in self._parts(state))
 
     def outcome(self, state: Hashable, misere: bool = False, *, max_positions: int | None = None) -> str:
-        """``"P"`` when the player to move loses with best play, ``"N"`` when they win.
+        """``"P"`` when the player to move loses with best play, ``"N"`` when they win, ``"D"`` for a draw.
 
-        Normal play: P exactly when the value is 0. Misère play (the player who cannot move
-        wins): exhaustive search over the sums of explored components reachable from ``state``,
-        SearchLimitError (a ValueError) past ``max_positions`` of them.
+        Normal play: P exactly when the value is 0. A loopy game (``loopy=True``) adds draws:
+        ``Infinity(K)`` is N when 0 is in K and D otherwise. Misère play (the player who cannot
+        move wins): exhaustive search over the sums of explored components reachable from
+        ``state``, SearchLimitError (a ValueError) past ``max_positions`` of them; not for loopy
+        games.
+
+        Parameters
+        ----------
+        state : hashable
+            The state.
+        misere : bool
+            Misère play instead of normal play.
+        max_positions : int, optional
+            The most sums the misère search may visit (default ``MISERE_MAX_POSITIONS``).
+
+        Returns
+        -------
+        str
+            ``"P"``, ``"N"``, or ``"D"`` (loopy games only).
+
+        Raises
+        ------
+        ValueError
+            For misère play of a loopy game, or a misère search past ``max_positions``.
 
         Examples
         --------
@@ -221,13 +402,20 @@ class StateGame(GridGame):
         >>> nim = gr.StateGame(lambda hs: [hs[:i] + (k,) + hs[i + 1:] for i, h in enumerate(hs) for k in range(h)])
         >>> nim.outcome((1, 1)), nim.outcome((1, 1), misere=True)
         ('P', 'N')
+        >>> gr.StateGame(lambda n: [n], loopy=True).outcome("x")
+        'D'
         """
+        if self.loopy:
+            _normal_play(misere)
+            return value_outcome(self.value(state))
         if not misere:
             return "P" if self.value(state) == 0 else "N"
         return "P" if self._misere_p(tuple(sorted(self._parts(state))), max_positions) else "N"
 
     def _misere_sum_p(self, states: list[Hashable], max_positions: int | None) -> bool:
         """Whether the sum of ``states`` is a misère P-position (what a Position asks)."""
+        if self.loopy:
+            _normal_play(True)
         return self._misere_p(tuple(sorted(i for s in states for i in self._parts(s))), max_positions)
 
     def _misere_p(self, root: tuple[int, ...], max_positions: int | None) -> bool:
@@ -270,8 +458,21 @@ class StateGame(GridGame):
     def moves(self, state: Hashable) -> list[tuple[Hashable, tuple[Hashable, ...]]]:
         """Every move from ``state``.
 
-        Pairs ``(option, parts)``, where ``option`` is what ``options(state)`` returned and ``parts`` its canonical
-        components.
+        Parameters
+        ----------
+        state : hashable
+            The state.
+
+        Returns
+        -------
+        list of tuple
+            Pairs ``(option, parts)``, where ``option`` is what ``options(state)`` returned and
+            ``parts`` the tuple of its canonical components (one state without ``components``).
+
+        Raises
+        ------
+        TypeError
+            When ``options(state)`` does not return an iterable of hashable states.
 
         Examples
         --------
@@ -303,6 +504,16 @@ class StateGame(GridGame):
     def options(self, state: Hashable) -> list[Hashable]:
         """The options of ``state`` in canonical form (``key`` applied), each once.
 
+        Parameters
+        ----------
+        state : hashable
+            The state.
+
+        Returns
+        -------
+        list
+            The canonical options, in the order ``options`` gives them.
+
         Examples
         --------
         >>> import grundy as gr
@@ -319,23 +530,72 @@ class StateGame(GridGame):
         """The options of ``state`` (as ``options(state)`` returned them) whose value is ``target``.
 
         With ``target=0`` the winning moves of a lone game; in a sum, the moves of this component that bring the total
-        to 0.
+        to 0. In a loopy game only finite values count: an option of infinite value is never a winning move.
+
+        Parameters
+        ----------
+        state : hashable
+            The state.
+        target : int
+            The value the options must have.
+
+        Returns
+        -------
+        list
+            The options, as ``options(state)`` returned them.
 
         Examples
         --------
         >>> import grundy as gr
         >>> gr.StateGame(lambda n: range(n)).winning_options(5, target=2)
         [2]
+        >>> gr.StateGame(lambda n: [n, 0] if n else [], loopy=True).winning_options(1)
+        [0]
         """
         out = []
         opts, ids = self._option_ids(state)
         for o, parts in zip(opts, ids, strict=True):
-            v = 0
-            for i in parts:
-                v ^= self._core.value(i)
-            if v == target:
+            if self._parts_value(parts) == target:
                 out.append(o)
         return out
+
+    def _parts_value(self, parts: list[int]) -> Value:
+        """The (generalized) value of the sum of explored states ``parts`` (one part when loopy)."""
+        if self.loopy:
+            return self._gvalue(parts[0])
+        v = 0
+        for i in parts:
+            v ^= self._core.value(i)
+        return v
+
+    def drawing_options(self, state: Hashable) -> list[Hashable]:
+        """For a state of a loopy game that is a draw, the options that keep the draw.
+
+        From a draw no move wins; a move to an N-position loses, and a move to another draw
+        keeps the game going. Empty when the state is not a draw (always, without ``loopy=True``).
+
+        Parameters
+        ----------
+        state : hashable
+            The state.
+
+        Returns
+        -------
+        list
+            The options, as ``options(state)`` returned them.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> g = gr.StateGame({"s": ["s", "x"], "x": ["s", "t"], "t": []}.__getitem__, loopy=True)
+        >>> g.outcome("s"), g.drawing_options("s")
+        ('D', ['s'])
+        """
+        if not self.loopy:
+            return []
+        opts, ids = self._option_ids(state)
+        picked = drawing_options([self.value(state)], 0, [self._parts_value(p) for p in ids])
+        return [opts[j] for j in picked]
 
     # -- display ---------------------------------------------------------------------------------
     def _name(self) -> str:
@@ -347,6 +607,8 @@ class StateGame(GridGame):
             for k, f in (("components", self._components_fn), ("key", self._key_fn))
             if f is not None
         )
+        if self.loopy:
+            extra += ", loopy=True"
         return f"StateGame({self._name()}{extra}, num_states={self.num_states})"
 
     def _card_rows(self) -> list[tuple[str, str]]:
@@ -354,11 +616,66 @@ class StateGame(GridGame):
             ("options", escape(getattr(self._options_fn, "__name__", repr(self._options_fn)))),
             ("components", escape(getattr(self._components_fn, "__name__", "")) if self._components_fn else ""),
             ("key", escape(getattr(self._key_fn, "__name__", "")) if self._key_fn else ""),
+            ("loopy", "yes: generalized values, draws" if self.loopy else "no"),
             ("states explored", f"{self.num_states:,}"),
         ]
 
     def _card_grid(self) -> np.ndarray | None:
         return None  # a StateGame's states need not be pairs: no corner unless asked (grid())
+
+
+class _ExploredStates:
+    """The explored states of a loopy :class:`StateGame` seen as a game graph (what GeneralizedValues reads).
+
+    Vertex ``i`` is the ``i``-th canonical state explored; only the first ``num_vertices`` count
+    (a snapshot).
+
+    Parameters
+    ----------
+    game : StateGame
+        The loopy game.
+    num_vertices : int
+        How many explored states the snapshot holds.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> g = gr.StateGame(lambda n: [n - 1] if n else [], loopy=True)
+    >>> view = g.generalized_values([2]).graph
+    >>> view, view.labels, view.options(2), view.vertex(1)
+    (<explored states of StateGame(<lambda>, loopy=True, num_states=3)>, [2, 1, 0], [1], 1)
+    """
+
+    def __init__(self, game: StateGame, num_vertices: int) -> None:
+        self.game = game
+        self._core = game._core
+        self.num_vertices = num_vertices
+
+    @property
+    def labels(self) -> list[Hashable]:
+        """The explored canonical states, by id."""
+        return [self._core.state(i) for i in range(self.num_vertices)]
+
+    def vertex(self, state: Hashable) -> int:
+        """The id of an explored state (``key`` applied); KeyError when it is not in the snapshot."""
+        i = self._core.lookup(state)
+        if i is None or i >= self.num_vertices:
+            raise KeyError(
+                f"{state!r} is not among the {self.num_vertices} states these values were computed for; explore it "
+                "with generalized_values([state]) or value(state)"
+            )
+        return int(i)
+
+    def options(self, state: Hashable) -> list[Hashable]:
+        """The options of an explored state, as canonical states (repeats kept)."""
+        return [self._core.state(j) for j in self._core.options(self.vertex(state)).tolist()]
+
+    def __contains__(self, state: Hashable) -> bool:
+        i = self._core.lookup(state)
+        return i is not None and i < self.num_vertices
+
+    def __repr__(self) -> str:
+        return f"<explored states of {self.game!r}>"
 
 
 __all__ = ["CARD_CELLS", "StateGame"]

@@ -4,11 +4,16 @@
 use super::sequence::Narrow;
 use super::{on_threads, ErrSlot, PyControl};
 use crate::error::Error;
+use crate::loopy;
 use crate::state_graph::StateGraph;
-use pyo3::exceptions::{PyIndexError, PyTypeError};
+use numpy::PyArray1;
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::time::{Duration, Instant};
+
+/// Values (uint32, 2**32 - 1 for infinite) and outcomes (uint8: 0 = P, 1 = N, 2 = D).
+type Generalized<'py> = (Bound<'py, PyArray1<u32>>, Bound<'py, PyArray1<u8>>);
 
 /// How often the exploration loop looks for Ctrl-C and reports progress.
 const POLL: Duration = Duration::from_millis(100);
@@ -24,6 +29,8 @@ pub struct StateExplorer {
     states: Vec<Py<PyAny>>,
     graph: StateGraph,
     max_states: Option<u64>,
+    /// Loopy: options are single states, cycles allowed, values by Smith's generalized function.
+    loopy: bool,
 }
 
 /// `repr(x)`, cut to 200 characters for messages.
@@ -232,7 +239,17 @@ impl StateExplorer {
             progress: None,
         };
         let graph = &mut self.graph;
-        let r = py.detach(|| on_threads(threads, &ctl, |c| graph.solve(c)).and_then(|r| r));
+        let loopy = self.loopy;
+        let r = py.detach(|| {
+            on_threads(threads, &ctl, |c| {
+                if loopy {
+                    graph.solve_loopy(c)
+                } else {
+                    graph.solve(c)
+                }
+            })
+            .and_then(|r| r)
+        });
         match r {
             Ok(()) => Ok(out),
             Err(Error::Cycle(ids)) => {
@@ -261,15 +278,23 @@ impl StateExplorer {
 #[pymethods]
 impl StateExplorer {
     #[new]
-    #[pyo3(signature = (options, components=None, key=None, max_states=None))]
+    #[pyo3(signature = (options, components=None, key=None, max_states=None, loopy=false))]
     fn new(
         py: Python<'_>,
         options: Py<PyAny>,
         components: Option<Py<PyAny>>,
         key: Option<Py<PyAny>>,
         max_states: Option<u64>,
-    ) -> Self {
-        StateExplorer {
+        loopy: bool,
+    ) -> PyResult<Self> {
+        if loopy && components.is_some() {
+            return Err(PyValueError::new_err(
+                "loopy=True cannot be combined with components=: the generalized value of a loopy \
+                 sum is not that of a single state (two infinite parts make a draw with no value); \
+                 explore whole states, or put the parts in a grundy.Position",
+            ));
+        }
+        Ok(StateExplorer {
             options,
             components,
             key,
@@ -277,7 +302,8 @@ impl StateExplorer {
             states: Vec::new(),
             graph: StateGraph::new(),
             max_states,
-        }
+            loopy,
+        })
     }
 
     /// Explores every state reachable from `roots` (an iterable of states) and solves them.
@@ -306,6 +332,11 @@ impl StateExplorer {
     ) -> PyResult<Bound<'py, PyAny>> {
         let ids = self.run(py, roots, progress, threads)?;
         let v = self.graph.values();
+        if self.loopy {
+            // One part per root; INFINITE (2**32 - 1) marks an infinite value.
+            let out: Vec<u32> = ids.iter().map(|p| v[p[0] as usize]).collect();
+            return Ok(PyArray1::from_vec(py, out).into_any());
+        }
         let out: Vec<u32> = ids
             .iter()
             .map(|p| p.iter().fold(0, |x, &i| x ^ v[i as usize]))
@@ -328,6 +359,64 @@ impl StateExplorer {
             .option_ids(id)
             .map(|j| self.graph.option_parts(j).to_vec())
             .collect())
+    }
+
+    /// The ids of the options of an explored state of a loopy game (each option is one state).
+    fn options<'py>(&self, py: Python<'py>, id: usize) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        self.check_id(id)?;
+        let ids: Vec<u32> = self
+            .graph
+            .option_ids(id)
+            .flat_map(|j| self.graph.option_parts(j).iter().copied())
+            .collect();
+        Ok(PyArray1::from_vec(py, ids))
+    }
+
+    /// The id of the explored state `state` (after `key`), or None when it is not explored.
+    /// Nothing is explored or recorded.
+    fn lookup(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        let canon = match &self.key {
+            Some(k) => k
+                .call1(py, (state,))
+                .map_err(|e| with_note(py, e, "key", state))?
+                .into_bound(py),
+            None => state.clone(),
+        };
+        let found = match self.index.bind(py).get_item(&canon) {
+            Ok(f) => f,
+            Err(e) if e.is_instance_of::<PyTypeError>(py) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        Ok(match found {
+            Some(id) => Some(id.extract::<usize>()?).filter(|&i| i < self.graph.num_solved()),
+            None => None,
+        })
+    }
+
+    /// `(values, outcomes)` of every explored state of a loopy game, by id: values as uint32
+    /// with 2**32 - 1 for an infinite value, outcomes as uint8 (0 = P, 1 = N, 2 = D).
+    fn generalized<'py>(&self, py: Python<'py>) -> PyResult<Generalized<'py>> {
+        if !self.loopy {
+            return Err(PyValueError::new_err(
+                "generalized values are computed for loopy=True games only",
+            ));
+        }
+        let (opt_off, _, parts) = self.graph.csr();
+        let v = self.graph.values();
+        let n = v.len();
+        let off = &opt_off[..n + 1];
+        let tgt = &parts[..off[n] as usize];
+        let o = loopy::outcomes(off, tgt, v, None)?;
+        Ok((
+            PyArray1::from_slice(py, v),
+            PyArray1::from_vec(py, o.into_iter().map(|x| x as u8).collect()),
+        ))
+    }
+
+    /// Whether this explorer solves loopy games (cycles allowed).
+    #[getter]
+    fn loopy(&self) -> bool {
+        self.loopy
     }
 
     /// The canonical state with this id.
