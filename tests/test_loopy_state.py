@@ -6,8 +6,6 @@ directly on the values. States are explored in random order, one question at a t
 explorer solves its graph in many small steps (each new part on top of the solved old part).
 """
 
-import random
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
