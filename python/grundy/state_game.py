@@ -261,8 +261,7 @@ class StateGame(GridGame):
         v = self._core.value(i)
         if v != INFINITE:
             return int(v)
-        ov = np.array([self._core.value(j) for j in self._core.options(i).tolist()], dtype=np.uint32)
-        return Infinity(np.unique(ov[ov != INFINITE]).tolist())
+        return Infinity(self._core.finite_option_values([i])[0])
 
     def generalized_values(self, states: Iterable[Hashable] = ()) -> GeneralizedValues:
         """The generalized values of every explored state of a loopy game (``loopy=True``).
@@ -339,9 +338,19 @@ class StateGame(GridGame):
         if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
             raise TypeError(f"states must be an iterable of states, not {type(states).__name__}")
         if self.loopy:
-            ids = self._run("explore", states)
-            out = np.empty(len(ids), dtype=object)
-            out[:] = [self._gvalue(p[0]) for p in ids]
+            states = list(states)
+            raw: np.ndarray = self._run("values", states)
+            out = np.empty(len(raw), dtype=object)
+            out[:] = raw.tolist()
+            inf = np.flatnonzero(raw == INFINITE).tolist()
+            ids = [self._core.lookup(states[i]) for i in inf]
+            made: dict[tuple[int, ...], Infinity] = {}  # Infinity values are immutable: one per K
+            for i, k in zip(inf, self._core.finite_option_values(ids), strict=True):
+                key = tuple(k)
+                x = made.get(key)
+                if x is None:
+                    x = made[key] = Infinity(k)
+                out[i] = x
             return out
         values: np.ndarray = self._run("values", states)
         return values

@@ -372,6 +372,25 @@ impl StateExplorer {
         Ok(PyArray1::from_vec(py, ids))
     }
 
+    /// For each id, the distinct finite values of the options of that explored state of a loopy
+    /// game, in increasing order: its K when its value is infinite.
+    fn finite_option_values(&self, ids: Vec<usize>) -> PyResult<Vec<Vec<u32>>> {
+        ids.into_iter()
+            .map(|id| {
+                self.check_id(id)?;
+                let mut k: Vec<u32> = self
+                    .graph
+                    .option_ids(id)
+                    .filter_map(|j| self.graph.option_value(j))
+                    .filter(|&x| x != loopy::INFINITE)
+                    .collect();
+                k.sort_unstable();
+                k.dedup();
+                Ok(k)
+            })
+            .collect()
+    }
+
     /// The id of the explored state `state` (after `key`), or None when it is not explored.
     /// Nothing is explored or recorded.
     fn lookup(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
