@@ -263,6 +263,13 @@ class StateGame(GridGame):
             return int(v)
         return Infinity(self._core.finite_option_values([i])[0])
 
+    def _explored_id(self, state: Hashable) -> int:
+        """The id of a state explored already (its canonical form)."""
+        i = self._core.lookup(state)
+        if i is None:  # pragma: no cover - only called on states just explored
+            raise AssertionError(f"{state!r} is not explored")
+        return i
+
     def generalized_values(self, states: Iterable[Hashable] = ()) -> GeneralizedValues:
         """The generalized values of every explored state of a loopy game (``loopy=True``).
 
@@ -343,7 +350,7 @@ class StateGame(GridGame):
             out = np.empty(len(raw), dtype=object)
             out[:] = raw.tolist()
             inf = np.flatnonzero(raw == INFINITE).tolist()
-            ids = [self._core.lookup(states[i]) for i in inf]
+            ids = [self._explored_id(states[i]) for i in inf]
             made: dict[tuple[int, ...], Infinity] = {}  # Infinity values are immutable: one per K
             for i, k in zip(inf, self._core.finite_option_values(ids), strict=True):
                 key = tuple(k)
