@@ -325,3 +325,26 @@ def test_repr_and_card():
     assert repr(g).endswith("loopy=True, num_states=1)")
     assert "generalized values" in g._repr_html_()
     assert g.loopy and not gr.StateGame(lambda n: []).loopy
+
+
+def test_grid_and_plot_of_a_loopy_game():
+    import matplotlib
+
+    matplotlib.use("Agg")
+
+    def moves(p):  # two capped heaps side by side, moved one at a time: a sum in one state
+        i, j = p
+        return [(o, j) for o in capped_heap(4)[i]] + [(i, o) for o in capped_heap(4)[j]]
+
+    g = gr.StateGame(moves, loopy=True, name="two capped heaps")
+    grid = g.grid(5, 5)
+    assert grid.dtype == object and grid.tolist() == [[g.value((i, j)) for j in range(5)] for i in range(5)]
+    assert grid[0, 0] == 0 and isinstance(grid[3, 4], gr.Infinity)
+    comp = (list(range(5)), capped_heap(4).__getitem__)
+    ref = retrograde(*product([comp, comp]))
+    assert {(i, j): g.outcome((i, j)) for i in range(5) for j in range(5)} == ref
+    ax = g.plot_grid(5, 5)
+    assert ax.get_title() == "two capped heaps: G(i, j), P-positions and draws marked"
+    marks = {c.get_label(): len(c.get_offsets()) for c in ax.collections}
+    flat = [ref[(i, j)] for i in range(5) for j in range(5)]
+    assert marks == {"P-positions": flat.count("P"), "draws": flat.count("D")}

@@ -639,6 +639,64 @@ class StateGame(GridGame):
     def _card_grid(self) -> np.ndarray | None:
         return None  # a StateGame's states need not be pairs: no corner unless asked (grid())
 
+    def plot_grid(self, rows: int, cols: int, ax: Any = None, *, state: Any = None, cmap: str = "viridis") -> Any:
+        """Draws the grid of values as a heatmap with the P-positions (value 0) marked.
+
+        Row ``i`` is drawn top to bottom, column ``j`` left to right. In a loopy game the cells of
+        infinite value are left blank, and the draws among them are marked with a cross.
+
+        Parameters
+        ----------
+        rows, cols : int
+            The grid's size.
+        ax : matplotlib Axes, optional
+            Where to draw (a new figure by default).
+        state : callable, optional
+            Maps a cell ``(i, j)`` to the state it shows (by default the pair itself).
+        cmap : str
+            The matplotlib colour map of the values.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import grundy as gr
+        >>> def moves(p):  # move one coordinate down by 1 or 2, or (below 4) up by 1
+        ...     i, j = p
+        ...     return [(i - k, j) for k in (1, 2) if k <= i] + [(i, j - k) for k in (1, 2) if k <= j] + (
+        ...         [(i + 1, j)] if 1 <= i < 4 else [])
+        >>> ax = gr.StateGame(moves, loopy=True, name="rook").plot_grid(6, 6)
+        >>> ax.get_title()
+        'rook: G(i, j), P-positions and draws marked'
+        """
+        if not self.loopy:
+            return super().plot_grid(rows, cols, ax, state=state, cmap=cmap)
+        from ._plot import _pyplot
+
+        plt = _pyplot()
+        g = self.grid(rows, cols, state=state)
+        finite = np.vectorize(lambda v: not isinstance(v, Infinity), otypes=[bool])(g)
+        shown = np.ma.masked_array(np.where(finite, g, 0).astype(float), mask=~finite)
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 5))
+        im = ax.imshow(shown, cmap=cmap, origin="upper", interpolation="nearest")
+        ax.figure.colorbar(im, ax=ax, label="generalized value (finite)")
+        size = max(2.0, 400.0 / max(rows, cols, 1))
+        pi, pj = np.nonzero(finite & (np.where(finite, g, 1) == 0))
+        ax.scatter(pj, pi, s=size, c="red", marker="s", label="P-positions")
+        drawn = np.vectorize(lambda v: isinstance(v, Infinity) and v.outcome == "D", otypes=[bool])(g)
+        di, dj = np.nonzero(drawn)
+        ax.scatter(dj, di, s=size, c="black", marker="x", label="draws")
+        ax.set_xlabel("j")
+        ax.set_ylabel("i")
+        ax.set_title(f"{self._name()}: G(i, j), P-positions and draws marked")
+        ax.legend(loc="upper right", fontsize="small")
+        return ax
+
 
 class _ExploredStates:
     """The explored states of a loopy :class:`StateGame` seen as a game graph (what GeneralizedValues reads).
