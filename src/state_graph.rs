@@ -9,7 +9,10 @@
 //! [`StateGraph::end_vertex`], then [`StateGraph::solve`] settles every vertex added since the last
 //! solve, by topological layers (Kahn's algorithm from the sinks) in parallel with rayon, like
 //! [`Graph::grundy_values`](crate::graph::Graph::grundy_values). Solved values stay: later
-//! questions reuse them. A cycle gives [`Error::Cycle`] with the vertices of one cycle.
+//! questions reuse them. A cycle gives [`Error::Cycle`] with the vertices of one cycle. A loopy
+//! game (cycles allowed, every option one state) is solved instead by
+//! [`StateGraph::solve_loopy`]: Smith's generalized values of the new vertices, by the engine of
+//! [`crate::loopy`], the vertices solved before standing in as small gadgets.
 //!
 //! ```
 //! use grundy::engine::NoControl;
