@@ -263,13 +263,6 @@ class StateGame(GridGame):
             return int(v)
         return Infinity(self._core.finite_option_values([i])[0])
 
-    def _explored_id(self, state: Hashable) -> int:
-        """The id of a state explored already (its canonical form)."""
-        i = self._core.lookup(state)
-        if i is None:  # pragma: no cover - only called on states just explored
-            raise AssertionError(f"{state!r} is not explored")
-        return i
-
     def generalized_values(self, states: Iterable[Hashable] = ()) -> GeneralizedValues:
         """The generalized values of every explored state of a loopy game (``loopy=True``).
 
@@ -345,19 +338,14 @@ class StateGame(GridGame):
         if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
             raise TypeError(f"states must be an iterable of states, not {type(states).__name__}")
         if self.loopy:
-            states = list(states)
-            raw: np.ndarray = self._run("values", states)
+            raw, k, sets = self._run("generalized_of", states)
             out = np.empty(len(raw), dtype=object)
             out[:] = raw.tolist()
-            inf = np.flatnonzero(raw == INFINITE).tolist()
-            ids = [self._explored_id(states[i]) for i in inf]
-            made: dict[tuple[int, ...], Infinity] = {}  # Infinity values are immutable: one per K
-            for i, k in zip(inf, self._core.finite_option_values(ids), strict=True):
-                key = tuple(k)
-                x = made.get(key)
-                if x is None:
-                    x = made[key] = Infinity(k)
-                out[i] = x
+            inf = k >= 0
+            if inf.any():
+                made = np.empty(len(sets), dtype=object)  # one Infinity per distinct K (they are immutable)
+                made[:] = [Infinity(ks) for ks in sets]
+                out[inf] = made[k[inf]]
             return out
         values: np.ndarray = self._run("values", states)
         return values

@@ -10,10 +10,17 @@ use numpy::PyArray1;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// Values (uint32, 2**32 - 1 for infinite) and outcomes (uint8: 0 = P, 1 = N, 2 = D).
 type Generalized<'py> = (Bound<'py, PyArray1<u32>>, Bound<'py, PyArray1<u8>>);
+/// Values, the index of each infinite value's K (-1 for finite), and the distinct K sets.
+type GeneralizedOf<'py> = (
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<i64>>,
+    Vec<Vec<u32>>,
+);
 
 /// How often the exploration loop looks for Ctrl-C and reports progress.
 const POLL: Duration = Duration::from_millis(100);
@@ -263,6 +270,20 @@ impl StateExplorer {
         }
     }
 
+    /// The distinct finite values of the options of explored state `id`, in increasing order
+    /// (its K when its value is infinite).
+    fn k_set(&self, id: usize) -> Vec<u32> {
+        let mut k: Vec<u32> = self
+            .graph
+            .option_ids(id)
+            .filter_map(|j| self.graph.option_value(j))
+            .filter(|&x| x != loopy::INFINITE)
+            .collect();
+        k.sort_unstable();
+        k.dedup();
+        k
+    }
+
     fn check_id(&self, id: usize) -> PyResult<()> {
         if id < self.graph.num_solved() {
             Ok(())
@@ -330,19 +351,66 @@ impl StateExplorer {
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        if self.loopy {
+            return Err(PyValueError::new_err(
+                "the values of a loopy game may be infinite: use generalized_of",
+            ));
+        }
         let ids = self.run(py, roots, progress, threads)?;
         let v = self.graph.values();
-        if self.loopy {
-            // One part per root; INFINITE (2**32 - 1) marks an infinite value.
-            let out: Vec<u32> = ids.iter().map(|p| v[p[0] as usize]).collect();
-            return Ok(PyArray1::from_vec(py, out).into_any());
-        }
         let out: Vec<u32> = ids
             .iter()
             .map(|p| p.iter().fold(0, |x, &i| x ^ v[i as usize]))
             .collect();
         let max = out.iter().copied().max().unwrap_or(0);
         Ok(Narrow::new(max, out.into_iter()).into_array(py))
+    }
+
+    /// The generalized values of `roots` in a loopy game, after exploring them: `(values, k,
+    /// sets)`, where `values` is uint32 with 2**32 - 1 for an infinite value, and for a root of
+    /// infinite value `sets[k[i]]` is its K (the distinct finite values of its options, in
+    /// increasing order); `k` is int64, -1 for a finite value. Each distinct K is listed once.
+    #[pyo3(signature = (roots, progress=None, threads=None))]
+    fn generalized_of<'py>(
+        &mut self,
+        py: Python<'py>,
+        roots: &Bound<'py, PyAny>,
+        progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<GeneralizedOf<'py>> {
+        if !self.loopy {
+            return Err(PyValueError::new_err(
+                "generalized values are computed for loopy=True games only",
+            ));
+        }
+        let ids = self.run(py, roots, progress, threads)?;
+        let v = self.graph.values();
+        let mut sets: Vec<Vec<u32>> = Vec::new();
+        let mut seen: HashMap<Vec<u32>, i64> = HashMap::new();
+        let mut by_id: HashMap<u32, i64> = HashMap::new();
+        let mut values = Vec::with_capacity(ids.len());
+        let mut k = Vec::with_capacity(ids.len());
+        for p in &ids {
+            let id = p[0]; // one part per root in a loopy game
+            values.push(v[id as usize]);
+            if v[id as usize] != loopy::INFINITE {
+                k.push(-1);
+                continue;
+            }
+            let i = *by_id.entry(id).or_insert_with(|| {
+                let set = self.k_set(id as usize);
+                *seen.entry(set).or_insert_with_key(|set| {
+                    sets.push(set.clone());
+                    sets.len() as i64 - 1
+                })
+            });
+            k.push(i);
+        }
+        Ok((
+            PyArray1::from_vec(py, values),
+            PyArray1::from_vec(py, k),
+            sets,
+        ))
     }
 
     /// G of the explored state with this id.
@@ -378,15 +446,7 @@ impl StateExplorer {
         ids.into_iter()
             .map(|id| {
                 self.check_id(id)?;
-                let mut k: Vec<u32> = self
-                    .graph
-                    .option_ids(id)
-                    .filter_map(|j| self.graph.option_value(j))
-                    .filter(|&x| x != loopy::INFINITE)
-                    .collect();
-                k.sort_unstable();
-                k.dedup();
-                Ok(k)
+                Ok(self.k_set(id))
             })
             .collect()
     }
