@@ -652,7 +652,7 @@ class StateBlock:
         """Return the states' generalized values for a loopy game (``loopy=True``), else None."""
         if not getattr(self.game, "loopy", False):
             return None
-        return [self.game.value(s) for s in self.states]
+        return list(self.game.values(self.states).tolist())
 
     def merge(self, other: Block) -> StateBlock:
         """Return this block's states followed by ``other``'s."""
