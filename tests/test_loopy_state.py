@@ -101,6 +101,8 @@ def test_hand_worked_capped_heap():
     g = capped(4)
     assert [g.value(h) for h in range(5)] == [0, gr.Infinity({0}), gr.Infinity({0}), gr.Infinity(), gr.Infinity()]
     assert [g.outcome(h) for h in range(5)] == ["P", "N", "N", "D", "D"]
+    assert g.moves(1) == [(0, (0,)), (2, (2,))] and g.options(3) == [2, 1, 4]
+    assert g.winning_options(2) == [0] and g.drawing_options(3) == [4] and g.drawing_options(1) == []
     nim = gr.nim()
     # 1 + a heap of 0: win by 1 -> 0. 1 + a heap of 1: Infinity({1}), a draw (1 -> 2 -> 1 ...).
     pos = gr.Position(g, [1]) + gr.Position(nim, [0])
