@@ -11,10 +11,9 @@ from __future__ import annotations
 import inspect
 
 import pytest
+from numpydoc.validate import validate
 
 import grundy
-
-validate = pytest.importorskip("numpydoc.validate", reason="numpydoc is in the test extra").validate
 
 #: Checks that fight the package's style (the rest of numpydoc's list applies).
 IGNORED = {
