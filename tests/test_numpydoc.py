@@ -75,9 +75,8 @@ def public_names() -> list[str]:
             continue  # constants (DEFAULT_MAX_N, __version__) are documented in the API reference
         out.append(f"grundy.{name}")
         if inspect.isclass(obj):
-            out += [
-                f"grundy.{name}.{m}" for m in sorted(dir(obj)) if not m.startswith("_") and _is_documented_member(obj, m)
-            ]
+            members = [m for m in sorted(dir(obj)) if not m.startswith("_") and _is_documented_member(obj, m)]
+            out += [f"grundy.{name}.{m}" for m in members]
     return out
 
 

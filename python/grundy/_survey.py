@@ -521,6 +521,25 @@ def survey(
         mask, rare_count, last_rare, checked_to (values examined), seconds, same_as, error.
         ``df.attrs``: ``interrupted``, ``max_n``, ``computed`` (games computed by this call).
 
+    Raises
+    ------
+    TypeError
+        When a game is neither a code nor a game, a game given by a Python callable is to run on an
+        ``executor`` or go to a ``store``, or ``max_n``, ``timeout``, ``hexadecimal`` or ``store`` has
+        the wrong type.
+    ValueError
+        When ``max_n`` is negative, ``timeout`` is not a positive number, a pattern expands to more
+        than ``MAX_PATTERN_GAMES`` codes, or ``checkpoints`` is True.
+    FileNotFoundError
+        When the folder of ``store`` does not exist.
+    InvalidFileError
+        When ``store`` is a file that is not a survey store (a ValueError).
+
+    See Also
+    --------
+    survey_summary : The classes of equal games, and the unproven ones.
+    load_survey : The table a store holds.
+
     Notes
     -----
     ``same_as`` names the first earlier game of the table whose values agree with this one's over
@@ -670,13 +689,17 @@ def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
+        One row per game, with the columns of :func:`survey` and ``max_n``, ``timeout``,
+        ``computed``.
 
     Raises
     ------
+    TypeError
+        If ``path`` is not a file path.
     FileNotFoundError
         If there is no such file.
-    grundy.InvalidFileError
-        If the file is not a survey store.
+    InvalidFileError
+        If the file is not a survey store, or one of another version (a ValueError).
 
     Examples
     --------
@@ -719,7 +742,10 @@ def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
 class SurveySummary:
     """What a survey found, in the shape of the published tables of equivalent games.
 
-    Attributes
+    Returned by :func:`survey_summary`; the parameters are also its attributes, and ``str()`` of a
+    summary is a short report.
+
+    Parameters
     ----------
     games, proven, unproven, errors : int
         Distinct games; how many have a proven period; how many were examined without a proof
@@ -763,7 +789,7 @@ class SurveySummary:
 
 
 def survey_summary(df: pd.DataFrame) -> SurveySummary:
-    """Groups a survey's equal games and counts its proven and unproven games.
+    """Group a survey's equal games and count its proven and unproven games.
 
     Each game joins the class of the game its ``same_as`` names (or heads its own). Equality over
     the range both examined is not transitive in general, so a class is "the games equal to its
@@ -778,6 +804,12 @@ def survey_summary(df: pd.DataFrame) -> SurveySummary:
     Returns
     -------
     SurveySummary
+        The counts, the classes of equal games and the unproven games.
+
+    Raises
+    ------
+    ValueError
+        When ``df`` lacks a column of a survey table (code, status, same_as, checked_to).
 
     Examples
     --------
