@@ -485,8 +485,8 @@ def survey(
     codes : str or iterable
         A list of codes or games, or a pattern such as ``"0.??"`` (each ``?`` any octal digit; any
         hexadecimal digit with ``hexadecimal=True``).
-    max_n : int, default 2**16
-        The most values examined per game.
+    max_n : int, optional
+        The most values examined per game (default ``DEFAULT_MAX_N``, 2**16).
     executor : optional
         Where the games run: a Dask ``distributed.Client`` or any ``concurrent.futures.Executor``
         (give a ``ProcessPoolExecutor`` the "spawn" or "forkserver" context: a process forked from
@@ -544,7 +544,7 @@ def survey(
     -----
     ``same_as`` names the first earlier game of the table whose values agree with this one's over
     the range both examined (the smaller ``checked_to``). Workers send back digests of prefixes of
-    the values (:func:`fingerprint`), never the values; two games are reported equal when the
+    the values (``fingerprint``), never the values; two games are reported equal when the
     256-bit BLAKE2b digests of their whole common range agree (computed for that range, not
     sampled). "Exactly" means exactly up to a hash collision: for values that differ, the chance that
     the digests agree is about 2**-256 per pair, far below that of a hardware error in a

@@ -47,11 +47,6 @@ class Game:
     key : object
         What identifies the rule within its class, for ``==`` and ``hash``.
 
-    Attributes
-    ----------
-    name : str or None
-        A name shown beside the rule (``"Kayles"``), or None.
-
     See Also
     --------
     TakeAndBreak, Subtraction, HeapGame : The rules; :func:`nim`, :func:`kayles` and others build
@@ -369,7 +364,7 @@ class Game:
 
     @property
     def computed(self) -> int:
-        """How many values are cached: G(0), ..., G(computed - 1).
+        """How many values are cached, G(0) to G(computed - 1).
 
         Examples
         --------
@@ -399,7 +394,7 @@ class Game:
     # -- protocol: what positions, display and files ask of a game ------------------------------
     @property
     def is_nim(self) -> bool:
-        """Whether the game is Nim itself: every smaller heap is an option, and nothing else.
+        """Whether the game is Nim itself (every smaller heap is an option, and nothing else).
 
         Examples
         --------
@@ -588,7 +583,7 @@ class Game:
         ----------
         n : int, optional
             How many values (default: those computed).
-        ax : matplotlib.axes.Axes or pair of Axes, optional
+        ax : matplotlib.axes.Axes or tuple of Axes, optional
             Draw into this Axes (a pair with ``kind="both"``; default: a new figure).
         kind : {"both", "positions", "histogram"}
             ``"positions"``: the values against the heap size, rare ones highlighted; ``"histogram"``:
@@ -744,7 +739,7 @@ class TakeAndBreak(Game):
 
     @property
     def is_nim(self) -> bool:
-        """Whether the game is Nim itself: the code ``0.[3]``.
+        """Whether the game is Nim itself, the code ``0.[3]``.
 
         Examples
         --------
@@ -975,7 +970,7 @@ class Subtraction(Game):
 
     @property
     def is_nim(self) -> bool:
-        """Whether the game is Nim itself: ``Subtraction.all_but([])``.
+        """Whether the game is Nim itself, as ``Subtraction.all_but([])`` is.
 
         Examples
         --------

@@ -76,7 +76,7 @@ class GameGraph:
 
     Parameters
     ----------
-    edges : iterable of pairs, dict or numpy.ndarray, optional
+    edges : iterable of tuple, dict or numpy.ndarray, optional
         The edges ``(u, v)``; or a dict mapping each vertex to its options; or an integer array of
         shape ``(E, 2)``. Default: no edges.
     num_vertices : int, optional
@@ -320,7 +320,7 @@ class GameGraph:
 
     @property
     def labels(self) -> list[Hashable]:
-        """The label of each vertex, a new list: ``labels[i]`` is the label of vertex id i.
+        """The label of each vertex, as a new list; ``labels[i]`` is the label of vertex id i.
 
         Examples
         --------

@@ -219,7 +219,7 @@ class Position:
     # -- values and outcomes --------------------------------------------------------------------
     @property
     def grundy(self) -> int:
-        """The Grundy value of the sum: the XOR of its components' values.
+        """The Grundy value of the sum, the XOR of its components' values.
 
         Reading it raises ValueError when a component is loopy (a vertex of a graph with a cycle: the sum
         has a generalized value, not a Grundy value) and :class:`~grundy.NoPeriodError` for a heap too large
@@ -316,8 +316,8 @@ class Position:
 
         Parameters
         ----------
-        limit : int, default MAX_LISTED_MOVES
-            The most moves listed (``MAX_LISTED_MOVES`` is 10**6).
+        limit : int, optional
+            The most moves listed (default ``MAX_LISTED_MOVES``, 10**6).
 
         Returns
         -------
@@ -391,8 +391,8 @@ class Position:
         ----------
         misere : bool, default False
             Misère play instead of normal play (see :meth:`outcome`).
-        limit : int, default MAX_LISTED_MOVES
-            The most moves listed (``MAX_LISTED_MOVES`` is 10**6).
+        limit : int, optional
+            The most moves listed (default ``MAX_LISTED_MOVES``, 10**6).
         max_positions : int, optional
             For the misère search: the most distinct positions examined.
 
@@ -518,8 +518,8 @@ class Position:
 
         Parameters
         ----------
-        limit : int, default MAX_LISTED_MOVES
-            The most moves listed.
+        limit : int, optional
+            The most moves listed (default ``MAX_LISTED_MOVES``, 10**6).
 
         Returns
         -------

@@ -42,8 +42,8 @@ class TwoHeapGame(GridGame):
 
     Parameters
     ----------
-    moves : iterable of (int, int)
-        The vectors ``(dx, dy)`` a move subtracts (non-negative, not both 0).
+    moves : iterable of tuple of int
+        The vectors ``(dx, dy)``, pairs of integers, that a move subtracts (non-negative, not both 0).
     unbounded : bool, default False
         When True, any positive multiple ``k * (dx, dy)`` may be subtracted.
     name : str, optional
@@ -143,7 +143,7 @@ class TwoHeapGame(GridGame):
 
         Parameters
         ----------
-        state : tuple of (int, int)
+        state : tuple of int
             The position ``(a, b)``.
 
         Returns
@@ -174,7 +174,7 @@ class TwoHeapGame(GridGame):
 
         Parameters
         ----------
-        states : iterable of (int, int)
+        states : iterable of tuple of int
             The positions.
 
         Returns
@@ -208,7 +208,7 @@ class TwoHeapGame(GridGame):
 
         Parameters
         ----------
-        state : tuple of (int, int)
+        state : tuple of int
             The position ``(a, b)``.
         misere : bool, default False
             Misère play instead of normal play.
@@ -259,12 +259,12 @@ class TwoHeapGame(GridGame):
 
         Parameters
         ----------
-        state : tuple of (int, int)
+        state : tuple of int
             The position ``(a, b)``.
 
         Returns
         -------
-        list of tuple of (int, int)
+        list of tuple of int
             The positions one move leads to.
 
         Raises
@@ -300,14 +300,14 @@ class TwoHeapGame(GridGame):
 
         Parameters
         ----------
-        state : tuple of (int, int)
+        state : tuple of int
             The position ``(a, b)``.
         target : int, default 0
             The value looked for.
 
         Returns
         -------
-        list of tuple of (int, int)
+        list of tuple of int
             Those options, in the order of :meth:`options`.
 
         Raises
@@ -467,8 +467,8 @@ class TwoHeapRow:
 
         Parameters
         ----------
-        max_n : int, default ROW_MAX_N
-            How many values of the row are examined (``ROW_MAX_N`` is 4096).
+        max_n : int, optional
+            How many values of the row are examined (default ``ROW_MAX_N``, 4096).
 
         Returns
         -------
