@@ -1,7 +1,8 @@
 """Sphinx configuration for the grundy documentation.
 
-Build with ``sphinx-build -W --keep-going -b html docs docs/_build/html`` after installing the
-package with its ``docs`` extra (``pip install -e ".[docs]"``).
+Build with ``sphinx-build -n -W --keep-going -b html docs docs/_build/html`` after installing the
+package with its ``docs`` extra (``pip install -e ".[docs]"``); ``-n`` (nitpicky) makes every
+cross-reference that does not resolve an error, as in ``.ci/run``.
 
 Two things are generated at build time, so that they never fall behind the code:
 
