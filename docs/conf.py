@@ -54,7 +54,9 @@ html_favicon = "_static/favicon.svg"
 # numpydoc docstrings through napoleon (tests/test_numpydoc.py checks their sections).
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
-napoleon_use_rtype = False
+# The return type on a line of its own ("Return type"), as autodoc writes it from the annotation
+# where a docstring has no Returns section: one style on every page, never the type twice.
+napoleon_use_rtype = True
 napoleon_preprocess_types = True
 
 autosummary_generate = True

@@ -113,7 +113,9 @@ class GridGame:
         ------
         ImportError
             When matplotlib is not installed.
-        TypeError, ValueError
+        TypeError
+            As :meth:`grid` raises them.
+        ValueError
             As :meth:`grid` raises them.
 
         Examples

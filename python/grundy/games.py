@@ -253,8 +253,20 @@ class Game:
 
         Raises
         ------
-        TypeError, ValueError, InvalidFileError, FileNotFoundError, MemoryError, KeyboardInterrupt
-            As for :meth:`values`.
+        TypeError
+            When ``max_n`` or ``threads`` is not an integer, ``checkpoint`` is not a path, or a
+            checkpoint is asked for a rule given by a Python callable.
+        ValueError
+            When ``max_n`` is negative, ``threads`` is 0 or ``checkpoint_every`` is not a positive
+            number.
+        InvalidFileError
+            When the checkpoint file is damaged or holds the values of another rule (a ValueError).
+        FileNotFoundError
+            When the checkpoint's folder does not exist.
+        MemoryError
+            When the values cannot be held in memory.
+        KeyboardInterrupt
+            On Ctrl-C; the values computed so far are kept (and written to the checkpoint).
 
         See Also
         --------

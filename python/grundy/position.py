@@ -439,8 +439,12 @@ class Position:
 
         Raises
         ------
-        SearchLimitError, ValueError, NoPeriodError
-            As :meth:`iter_winning_moves` raises them.
+        SearchLimitError
+            When the misère search meets more than ``max_positions`` positions (a ValueError).
+        ValueError
+            For misère play of a sum with a loopy component, or when a component has no Grundy value.
+        NoPeriodError
+            For a heap too large to compute directly in a game with no proven period (a ValueError).
 
         Examples
         --------

@@ -184,7 +184,11 @@ class TwoHeapGame(GridGame):
 
         Raises
         ------
-        TypeError, ValueError, MemoryError
+        TypeError
+            As :meth:`value` raises them, for any of the positions.
+        ValueError
+            As :meth:`value` raises them, for any of the positions.
+        MemoryError
             As :meth:`value` raises them, for any of the positions.
 
         Examples
@@ -448,7 +452,11 @@ class TwoHeapRow:
 
         Raises
         ------
-        TypeError, ValueError, MemoryError
+        TypeError
+            As :meth:`TwoHeapGame.value` raises them.
+        ValueError
+            As :meth:`TwoHeapGame.value` raises them.
+        MemoryError
             As :meth:`TwoHeapGame.value` raises them.
 
         Examples
