@@ -747,9 +747,14 @@ class SurveySummary:
 
     Parameters
     ----------
-    games, proven, unproven, errors : int
-        Distinct games; how many have a proven period; how many were examined without a proof
-        (status observed, max_n or timeout); how many could not be computed.
+    games : int
+        How many distinct games the table holds.
+    proven : int
+        How many have a proven period.
+    unproven : int
+        How many were examined without a proof (status observed, max_n or timeout).
+    errors : int
+        How many could not be computed.
     classes : pandas.DataFrame
         One row per class of equal games: ``code`` (the first game of the class), ``members`` (the
         codes of the class, in table order), ``size``, and that first game's ``status``,
