@@ -49,7 +49,7 @@ class GridGame:
         return np.asarray(self.values(cells)).reshape(rows, cols)
 
     def grid(self, rows: int, cols: int, state: Callable[[int, int], Hashable] | None = None) -> np.ndarray:
-        """The values of the cells ``i < rows``, ``j < cols`` as a 2-d numpy array.
+        """Return the values of the cells ``i < rows``, ``j < cols`` as a 2-d numpy array.
 
         The state of cell ``(i, j)`` is ``(i, j)``, or ``state(i, j)`` when given.
 
@@ -58,7 +58,7 @@ class GridGame:
         rows, cols : int
             The grid's size (non-negative).
         state : callable, optional
-            Maps a cell to the state whose value it shows.
+            Maps a cell ``(i, j)`` to the state whose value it shows.
 
         Returns
         -------
@@ -67,6 +67,8 @@ class GridGame:
 
         Raises
         ------
+        TypeError
+            When a size is not an integer, or ``state`` is not callable.
         ValueError
             When a size is negative.
 
@@ -87,9 +89,34 @@ class GridGame:
         return np.asarray(self.values(cells)).reshape(rows, cols)
 
     def plot_grid(self, rows: int, cols: int, ax: Any = None, *, state: Any = None, cmap: str = "viridis") -> Any:
-        """Draws the grid of values as a heatmap with the P-positions (value 0) marked.
+        """Draw the grid of values as a heatmap with the P-positions (value 0) marked.
 
-        Row ``i`` is drawn top to bottom, column ``j`` left to right; returns the matplotlib Axes.
+        Row ``i`` is drawn top to bottom, column ``j`` left to right (``pip install grundy[plot]``).
+
+        Parameters
+        ----------
+        rows, cols : int
+            The grid's size, as for :meth:`grid`.
+        ax : matplotlib.axes.Axes, optional
+            Draw into this Axes (default: a new figure).
+        state : callable, optional
+            As for :meth:`grid`.
+        cmap : str, default "viridis"
+            A matplotlib colormap name.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The Axes drawn into.
+
+        Raises
+        ------
+        ImportError
+            When matplotlib is not installed.
+        TypeError
+            As :meth:`grid` raises them.
+        ValueError
+            As :meth:`grid` raises them.
 
         Examples
         --------

@@ -43,12 +43,30 @@ def heap_array(heaps: Iterable[int] | np.ndarray) -> np.ndarray:
 def nim_sum(heaps: Iterable[int] | np.ndarray) -> int:
     """XOR of heap sizes (or of Grundy values): the value of their sum, 0 exactly for P-positions.
 
-    Takes any iterable of non-negative integers, or a numpy array of any integer dtype.
+    Parameters
+    ----------
+    heaps : iterable of int or numpy.ndarray
+        Non-negative integers below 2**64, or a numpy array of any integer dtype (of any shape).
 
-    >>> nim_sum([10, 12, 5])
+    Returns
+    -------
+    int
+        The nim-sum.
+
+    Raises
+    ------
+    TypeError
+        When ``heaps`` is not an iterable, or an entry is not an integer.
+    ValueError
+        When an entry is negative or not below 2**64.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> gr.nim_sum([10, 12, 5])
     3
     >>> import numpy as np
-    >>> nim_sum(np.array([1, 2, 3], dtype=np.int8))
+    >>> gr.nim_sum(np.array([1, 2, 3], dtype=np.int8))
     0
     """
     return int(_core.nim_sum(heap_array(heaps)))

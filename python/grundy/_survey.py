@@ -485,8 +485,8 @@ def survey(
     codes : str or iterable
         A list of codes or games, or a pattern such as ``"0.??"`` (each ``?`` any octal digit; any
         hexadecimal digit with ``hexadecimal=True``).
-    max_n : int, default 2**16
-        The most values examined per game.
+    max_n : int, optional
+        The most values examined per game (default ``DEFAULT_MAX_N``, 2**16).
     executor : optional
         Where the games run: a Dask ``distributed.Client`` or any ``concurrent.futures.Executor``
         (give a ``ProcessPoolExecutor`` the "spawn" or "forkserver" context: a process forked from
@@ -521,11 +521,30 @@ def survey(
         mask, rare_count, last_rare, checked_to (values examined), seconds, same_as, error.
         ``df.attrs``: ``interrupted``, ``max_n``, ``computed`` (games computed by this call).
 
+    Raises
+    ------
+    TypeError
+        When a game is neither a code nor a game, a game given by a Python callable is to run on an
+        ``executor`` or go to a ``store``, or ``max_n``, ``timeout``, ``hexadecimal`` or ``store`` has
+        the wrong type.
+    ValueError
+        When ``max_n`` is negative, ``timeout`` is not a positive number, a pattern expands to more
+        than ``MAX_PATTERN_GAMES`` codes, or ``checkpoints`` is True.
+    FileNotFoundError
+        When the folder of ``store`` does not exist.
+    InvalidFileError
+        When ``store`` is a file that is not a survey store (a ValueError).
+
+    See Also
+    --------
+    survey_summary : The classes of equal games, and the unproven ones.
+    load_survey : The table a store holds.
+
     Notes
     -----
     ``same_as`` names the first earlier game of the table whose values agree with this one's over
     the range both examined (the smaller ``checked_to``). Workers send back digests of prefixes of
-    the values (:func:`fingerprint`), never the values; two games are reported equal when the
+    the values (``fingerprint``), never the values; two games are reported equal when the
     256-bit BLAKE2b digests of their whole common range agree (computed for that range, not
     sampled). "Exactly" means exactly up to a hash collision: for values that differ, the chance that
     the digests agree is about 2**-256 per pair, far below that of a hardware error in a
@@ -670,13 +689,17 @@ def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
+        One row per game, with the columns of :func:`survey` and ``max_n``, ``timeout``,
+        ``computed``.
 
     Raises
     ------
+    TypeError
+        If ``path`` is not a file path.
     FileNotFoundError
         If there is no such file.
-    grundy.InvalidFileError
-        If the file is not a survey store.
+    InvalidFileError
+        If the file is not a survey store, or one of another version (a ValueError).
 
     Examples
     --------
@@ -719,11 +742,19 @@ def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
 class SurveySummary:
     """What a survey found, in the shape of the published tables of equivalent games.
 
-    Attributes
+    Returned by :func:`survey_summary`; the parameters are also its attributes, and ``str()`` of a
+    summary is a short report.
+
+    Parameters
     ----------
-    games, proven, unproven, errors : int
-        Distinct games; how many have a proven period; how many were examined without a proof
-        (status observed, max_n or timeout); how many could not be computed.
+    games : int
+        How many distinct games the table holds.
+    proven : int
+        How many have a proven period.
+    unproven : int
+        How many were examined without a proof (status observed, max_n or timeout).
+    errors : int
+        How many could not be computed.
     classes : pandas.DataFrame
         One row per class of equal games: ``code`` (the first game of the class), ``members`` (the
         codes of the class, in table order), ``size``, and that first game's ``status``,
@@ -763,7 +794,7 @@ class SurveySummary:
 
 
 def survey_summary(df: pd.DataFrame) -> SurveySummary:
-    """Groups a survey's equal games and counts its proven and unproven games.
+    """Group a survey's equal games and count its proven and unproven games.
 
     Each game joins the class of the game its ``same_as`` names (or heads its own). Equality over
     the range both examined is not transitive in general, so a class is "the games equal to its
@@ -778,6 +809,12 @@ def survey_summary(df: pd.DataFrame) -> SurveySummary:
     Returns
     -------
     SurveySummary
+        The counts, the classes of equal games and the unproven games.
+
+    Raises
+    ------
+    ValueError
+        When ``df`` lacks a column of a survey table (code, status, same_as, checked_to).
 
     Examples
     --------

@@ -34,9 +34,30 @@ _MAX_VALUES = 2**62
 class Game:
     """A heap game: a position is a heap of n tokens, a move leaves a sum of smaller heaps.
 
-    Subclasses build the rule; this class holds the cached values. The underscore methods under
-    "protocol" below are what the rest of the package asks of a game (positions, display, files):
-    a subclass overrides those its rule changes, and nothing outside asks what class a game is.
+    Subclasses build the rule (:class:`TakeAndBreak`, :class:`Subtraction`, :class:`HeapGame`); this
+    class holds the cached values G(0), G(1), ... and what is found about them. The underscore methods
+    under "protocol" in the source are what the rest of the package asks of a game (positions,
+    display, files): a subclass overrides those its rule changes, and nothing outside asks what class
+    a game is. Two games are equal when they are of one class and have the same rule.
+
+    Parameters
+    ----------
+    seq : object
+        The core's cache of the rule's values (a ``grundy._core.Sequence``), built by the subclass.
+    key : object
+        What identifies the rule within its class, for ``==`` and ``hash``.
+
+    See Also
+    --------
+    TakeAndBreak, Subtraction, HeapGame : The rules; :func:`nim`, :func:`kayles` and others build
+        the classic games.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> g = gr.kayles()
+    >>> isinstance(g, gr.Game), g == gr.TakeAndBreak("0.77"), g.name
+    (True, True, 'Kayles')
     """
 
     #: A name shown beside the rule (``"Kayles"``), or None.
@@ -61,29 +82,72 @@ class Game:
         threads: int | None = None,
         from_period: bool = True,
     ) -> np.ndarray:
-        """G(0), ..., G(n-1) as a numpy array of the smallest unsigned dtype that holds them.
+        """Return G(0), ..., G(n-1), the Grundy values of heaps of 0 to n-1 tokens.
 
-        Values are cached: asking for more later computes only the missing ones. The GIL is
-        released while Rust computes, and Ctrl-C raises KeyboardInterrupt (keeping what was done).
-        ``threads`` caps the threads used (default: every core, or ``RAYON_NUM_THREADS``); the
-        values are the same for any thread count.
+        Values are cached: asking for more later computes only the missing ones. The GIL is released
+        while Rust computes.
 
-        ``from_period`` (default True): for rules a periodicity theorem covers (finite codes and
-        subtraction sets), look for a period on the way (at 2**16 values, then at every fourfold
-        size) and, once it is proven, fill the remaining values from it: exact, and fast (Kayles
-        to 10**8 in 0.3 s). Values beyond a period proven by :meth:`periodicity` are
-        always filled from it. False computes every value up to the first proven period (for
-        benchmarking the engines).
+        Parameters
+        ----------
+        n : int
+            How many values: those of the heap sizes 0 to n-1.
+        progress : bool or None, optional
+            True shows a progress bar (tqdm; a widget in Jupyter), False never, None (default) once the
+            call has run for about a second.
+        checkpoint : str or os.PathLike, optional
+            A file path. Values found there are loaded first, and the values computed so far are written
+            there every ``checkpoint_every`` seconds, after Ctrl-C and at the end, atomically (the file is
+            always complete). After a crash or kill, the same call resumes where the file ends and returns
+            the same values. The file is a :func:`grundy.save` file: :func:`grundy.load` reads it.
+        checkpoint_every : float, default 30
+            Seconds between two checkpoints.
+        threads : int, optional
+            The most threads used (default: every core, or ``RAYON_NUM_THREADS``); the values are the
+            same for any thread count.
+        from_period : bool, default True
+            For rules a periodicity theorem covers (finite codes and subtraction sets), look for a period
+            on the way (at 2**16 values, then at every fourfold size) and, once it is proven, fill the
+            remaining values from it: exact, and fast (Kayles to 10**8 in 0.3 s). Values beyond a period
+            proven by :meth:`periodicity` are always filled from it. False computes every value up to the
+            first proven period (for benchmarking the engines).
 
-        ``progress``: True shows a progress bar (tqdm; a widget in Jupyter), False never, None
-        (default) once the call has run for about a second.
+        Returns
+        -------
+        numpy.ndarray
+            G(0..n-1), in the smallest unsigned integer dtype that holds them.
 
-        ``checkpoint``: a file path. Values found there are loaded first (a file of another rule
-        raises ValueError), and the values computed so far are written there every
-        ``checkpoint_every`` seconds (default 30), after Ctrl-C and at the end, atomically (the
-        file is always complete). After a crash or kill, the same call resumes where the file ends and returns
-        the same values. The file is a :func:`grundy.save` file: :func:`grundy.load` reads it.
+        Raises
+        ------
+        TypeError
+            When ``n`` or ``threads`` is not an integer, ``from_period`` is not a bool, ``checkpoint`` is
+            not a path, or a checkpoint is asked for a rule given by a Python callable (which cannot be
+            rebuilt from a file).
+        ValueError
+            When ``n`` is negative, ``threads`` is 0 or ``checkpoint_every`` is not a positive number;
+            for :class:`HeapGame`, when the rule gives an option with a part that is negative or not
+            smaller than the heap.
+        InvalidFileError
+            When the checkpoint file is damaged, holds the values of another rule, or disagrees with the
+            values already computed (a ValueError).
+        FileNotFoundError
+            When the checkpoint's folder does not exist.
+        MemoryError
+            When the values cannot be held in memory.
+        KeyboardInterrupt
+            On Ctrl-C; the values computed so far are kept (and written to the checkpoint).
 
+        See Also
+        --------
+        value : One value, through a proven period for huge heaps.
+        periodicity : Where the values become periodic.
+
+        Notes
+        -----
+        Exceptions raised by a rule's Python callable (``Subtraction(allowed=...)``, :class:`HeapGame`)
+        propagate unchanged.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.kayles().values(8)
         array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
@@ -99,11 +163,37 @@ class Game:
         return self._seq.array(0, n)
 
     def value(self, h: int) -> int:
-        """G(h), the Grundy value of a single heap of size ``h`` (any h below 2**64).
+        """Return G(h), the Grundy value of a single heap of ``h`` tokens (any h below 2**64).
 
-        Beyond the computed values, G(h) is read off a proven period (searched for on demand
-        within ``DEFAULT_MAX_N`` values); where none is proven, ValueError says how to go on.
+        Beyond the computed values, G(h) is read off a proven period (searched for on demand within
+        ``DEFAULT_MAX_N`` values); heaps below 2**16 are computed directly.
 
+        Parameters
+        ----------
+        h : int
+            The heap size.
+
+        Returns
+        -------
+        int
+            G(h).
+
+        Raises
+        ------
+        TypeError
+            When ``h`` is not an integer.
+        ValueError
+            When ``h`` is negative or not below 2**64.
+        NoPeriodError
+            When ``h`` is beyond the values computed, at least 2**16, and no period is proven: the message
+            says how to go on (a ValueError).
+
+        See Also
+        --------
+        values : Many values at once.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.grundys_game().value(8)
         2
@@ -137,13 +227,53 @@ class Game:
     ) -> Periodicity:
         """Find where the values become periodic (or arithmetic-periodic); prove it where a theorem applies.
 
-        Computes values as needed, doubling up to ``max_n`` (default ``DEFAULT_MAX_N`` = 2**16) and
-        stopping as soon as a period is proven. For rules no theorem covers, it stops once the same
-        period was observed at two sizes. Never raises for lack of a period: the result then has
-        ``period`` None. The result is kept (:attr:`known_periodicity`) for display, plots and
-        :func:`grundy.save`. ``progress``, ``checkpoint`` and ``checkpoint_every`` are as for
-        :meth:`values`; the checkpoint also records the result.
+        Computes values as needed, doubling up to ``max_n`` and stopping as soon as a period is proven.
+        For rules no theorem covers, it stops once the same period was observed at two sizes. Never
+        raises for lack of a period: the result then has ``period`` None. The result is kept
+        (:attr:`known_periodicity`) for display, plots and :func:`grundy.save`; once a period is proven,
+        later calls return it at once.
 
+        Parameters
+        ----------
+        max_n : int, optional
+            The most values examined (default ``DEFAULT_MAX_N`` = 2**16).
+        progress : bool or None, optional
+            As for :meth:`values`.
+        checkpoint : str or os.PathLike, optional
+            As for :meth:`values`; the checkpoint also records the result.
+        checkpoint_every : float, default 30
+            As for :meth:`values`.
+        threads : int, optional
+            As for :meth:`values`.
+
+        Returns
+        -------
+        Periodicity
+            The period found, proven or only observed, or none (``period`` None).
+
+        Raises
+        ------
+        TypeError
+            When ``max_n`` or ``threads`` is not an integer, ``checkpoint`` is not a path, or a
+            checkpoint is asked for a rule given by a Python callable.
+        ValueError
+            When ``max_n`` is negative, ``threads`` is 0 or ``checkpoint_every`` is not a positive
+            number.
+        InvalidFileError
+            When the checkpoint file is damaged or holds the values of another rule (a ValueError).
+        FileNotFoundError
+            When the checkpoint's folder does not exist.
+        MemoryError
+            When the values cannot be held in memory.
+        KeyboardInterrupt
+            On Ctrl-C; the values computed so far are kept (and written to the checkpoint).
+
+        See Also
+        --------
+        known_periodicity : The last result, without computing.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.TakeAndBreak("0.137").periodicity()
         Periodicity(preperiod=52, period=34, saltus=0, proven=True, checked_to=1024)
@@ -191,6 +321,8 @@ class Game:
 
         None when none was asked for; computes nothing. :func:`grundy.load` restores it.
 
+        Examples
+        --------
         >>> import grundy as gr
         >>> g = gr.kayles()
         >>> g.known_periodicity is None
@@ -201,10 +333,33 @@ class Game:
         return self._periodicity
 
     def sparse_space(self, n: int, *, progress: bool | None = None) -> SparseSpace:
-        """Rare and common values of G(0..n) under the mask that makes rare positions fewest.
+        """Find the rare and common values of G(0..n-1) under the mask that makes rare positions fewest.
 
-        The mask is found automatically.
+        The mask is found automatically; the result is kept (:attr:`known_sparse_space`).
 
+        Parameters
+        ----------
+        n : int
+            How many values: those of the heap sizes 0 to n-1.
+        progress : bool or None, optional
+            As for :meth:`values`.
+
+        Returns
+        -------
+        SparseSpace
+            The mask, the rare positions and the counts.
+
+        Raises
+        ------
+        TypeError
+            When ``n`` is not an integer.
+        ValueError
+            When ``n`` is negative.
+        KeyboardInterrupt
+            On Ctrl-C while values are computed.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> s = gr.grundys_game().sparse_space(2**12)
         >>> bin(s.mask), s.rare_positions[:12].tolist()
@@ -221,7 +376,17 @@ class Game:
 
     @property
     def computed(self) -> int:
-        """How many values G(0..computed) are cached."""
+        """How many values are cached, G(0) to G(computed - 1).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> g = gr.kayles()
+        >>> g.computed
+        0
+        >>> _ = g.value(20); g.computed >= 21
+        True
+        """
         return len(self._seq)
 
     def _ensure(self, n: int) -> None:
@@ -241,7 +406,7 @@ class Game:
     # -- protocol: what positions, display and files ask of a game ------------------------------
     @property
     def is_nim(self) -> bool:
-        """Whether the game is Nim itself: every smaller heap is an option, and nothing else.
+        """Whether the game is Nim itself (every smaller heap is an option, and nothing else).
 
         Examples
         --------
@@ -340,10 +505,29 @@ class Game:
 
     # -- display and plots ------------------------------------------------------------------------
     def table(self, n: int, width: int | None = None) -> _display.ValueTable:
-        """G(0..n-1) laid out in rows of ``width`` values, the periodic part shaded in notebooks.
+        """Lay out G(0..n-1) in rows of ``width`` values, the periodic part shaded in notebooks.
 
-        ``width`` defaults to the known period, else 10.
+        Parameters
+        ----------
+        n : int
+            How many values.
+        width : int, optional
+            Values per row: by default the known period (when at most 40), else 10.
 
+        Returns
+        -------
+        ValueTable
+            Prints as a text table; a notebook shows it as an HTML table.
+
+        Raises
+        ------
+        TypeError
+            When ``n`` or ``width`` is not an integer.
+        ValueError
+            When ``n`` or ``width`` is negative.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> print(gr.Subtraction([1, 2]).table(7, width=3))
                +0 +1 +2
@@ -359,14 +543,43 @@ class Game:
         return _display.ValueTable(values, width, preperiod=p.preperiod if p else None, title=self._title())
 
     def plot(self, n: int | None = None, *, ax: Axes | None = None, rare: bool = True, **style: Any) -> Axes:
-        """Draw G(n) against n for the first ``n`` heap sizes (default: those computed); return the Axes.
+        """Draw G(n) against n for the first ``n`` heap sizes; return the Axes.
 
-        Uses matplotlib (``pip install grundy[plot]``).
+        Uses matplotlib (``pip install grundy[plot]``). Marks the preperiod and one period when a period
+        is known (:attr:`known_periodicity`; no search is started), and circles the rare values of the
+        sparse space.
 
-        Marks the preperiod and one period when a period is known (:attr:`known_periodicity`; no
-        search is started), and circles the rare values of the sparse space (``rare=False`` to
-        skip). ``ax`` draws into an existing Axes; ``style`` goes to the values' ``ax.plot``.
+        Parameters
+        ----------
+        n : int, optional
+            How many values (default: those computed).
+        ax : matplotlib.axes.Axes, optional
+            Draw into this Axes (default: a new figure).
+        rare : bool, default True
+            Circle the rare values (False to skip the sparse-space analysis).
+        **style
+            Passed to ``ax.plot`` for the values (``color``, ``markersize``, ...).
 
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The Axes drawn into.
+
+        Raises
+        ------
+        ImportError
+            When matplotlib is not installed.
+        ValueError
+            When ``n`` is 0 or negative, or is not given and nothing is computed yet.
+        TypeError
+            When ``n`` is not an integer.
+
+        See Also
+        --------
+        plot_sparse : The sparse space drawn.
+
+        Examples
+        --------
         >>> import matplotlib; matplotlib.use("Agg")
         >>> import grundy as gr
         >>> ax = gr.kayles().plot(100)
@@ -378,14 +591,39 @@ class Game:
     def plot_sparse(self, n: int | None = None, *, ax: Any = None, kind: str = "both") -> Any:
         """Draw the sparse space of G(0..n-1) (``pip install grundy[plot]``).
 
-        ``kind="positions"``
-        the values with rare ones highlighted, ``"histogram"`` how often each value occurs
-        (rare and common stacked), ``"both"`` (default) both side by side, returned as a pair
-        of Axes (``ax`` may then be a pair).
+        Parameters
+        ----------
+        n : int, optional
+            How many values (default: those computed).
+        ax : matplotlib.axes.Axes or tuple of Axes, optional
+            Draw into this Axes (a pair with ``kind="both"``; default: a new figure).
+        kind : {"both", "positions", "histogram"}
+            ``"positions"``: the values against the heap size, rare ones highlighted; ``"histogram"``:
+            how often each value occurs, rare and common stacked; ``"both"`` (default): the two side by
+            side.
 
+        Returns
+        -------
+        matplotlib.axes.Axes or tuple of Axes
+            The Axes drawn into: a pair ``(positions, histogram)`` with ``kind="both"``.
+
+        Raises
+        ------
+        ImportError
+            When matplotlib is not installed.
+        ValueError
+            When ``kind`` is unknown, ``n`` is 0 or negative or is not given and nothing is computed, or
+            ``ax`` is not a pair with ``kind="both"``.
+        TypeError
+            When ``n`` is not an integer, or ``ax`` is not a pair of Axes with ``kind="both"``.
+
+        Examples
+        --------
         >>> import matplotlib; matplotlib.use("Agg")
         >>> import grundy as gr
         >>> left, right = gr.grundys_game().plot_sparse(1000)
+        >>> left.get_xlabel(), right.get_xlabel()
+        ('heap size n', 'value G')
         """
         return _plot.plot_sparse(self, n, ax=ax, kind=kind)
 
@@ -421,15 +659,39 @@ class TakeAndBreak(Game):
     """An octal or hexadecimal take-and-break game given by its code ``d0.d1d2...``.
 
     Digit ``d_j`` says what may happen when ``j`` tokens are removed: a sum of ``2**k`` over the
-    numbers ``k`` of non-empty heaps that may remain (``k = 0``: the whole heap was taken).
-    Also understood: ``!`` after a digit (the heaps left must be pairwise unequal), a bracketed
-    final group repeated forever (``0.[3]`` is Nim) and explicit heap counts (``0.{1,2}``).
+    numbers ``k`` of non-empty heaps that may remain (``k = 0``: the whole heap was taken). Also
+    understood: ``!`` after a digit (the heaps left must be pairwise unequal), a bracketed final group
+    repeated forever (``0.[3]`` is Nim) and explicit heap counts (``0.{1,2}``).
 
-    ``engine``: ``"auto"`` (default) uses the sparse-space engine, block-parallel, for finite codes
-    whose moves leave at most two heaps, and the exact engine (mex over every option) otherwise;
-    ``"exact"`` or ``"sparse"`` force one (``"sparse"`` raises ValueError where it does not apply).
-    Both give the same values.
+    Parameters
+    ----------
+    code : str
+        The code, such as ``"0.77"`` or ``".77"`` (Kayles), ``"4!.0"`` or ``"0.[3]"``.
+    name : str, optional
+        A name shown beside the code (``"Kayles"``).
+    engine : {"auto", "exact", "sparse"}
+        ``"auto"`` (default) uses the sparse-space engine, block-parallel, for finite codes whose
+        moves leave at most two heaps, and the exact engine (mex over every option) otherwise;
+        ``"exact"`` or ``"sparse"`` force one. Both give the same values.
 
+    Attributes
+    ----------
+    code : str
+        The code in canonical form (``"0.77"``).
+    engine : str
+        The engine asked for.
+
+    Raises
+    ------
+    TypeError
+        When ``code`` is not a str.
+    CodeError
+        When the code cannot be parsed (a ValueError; it names the offending character).
+    ValueError
+        When ``engine`` is unknown, or is ``"sparse"`` for a code it does not apply to.
+
+    Examples
+    --------
     >>> import grundy as gr
     >>> g = gr.TakeAndBreak(".77")
     >>> str(g), g.values(6).tolist()
@@ -450,24 +712,53 @@ class TakeAndBreak(Game):
 
     @property
     def is_octal(self) -> bool:
-        """True when no move leaves more than two heaps."""
+        """True when no move leaves more than two heaps.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.TakeAndBreak("0.77").is_octal, gr.TakeAndBreak("0.8").is_octal
+        (True, False)
+        """
         return bool(self._info["octal"])
 
     @property
     def max_heaps(self) -> int:
-        """The most heaps a single move may leave (0 to 3)."""
+        """The most heaps a single move may leave (0 to 3).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.TakeAndBreak("0.77").max_heaps, gr.TakeAndBreak("0.4").max_heaps
+        (2, 2)
+        """
         return int(self._info["max_heaps"])
 
     @property
     def is_finite(self) -> bool:
-        """False for codes with a repeated group (arbitrarily many tokens may be removed)."""
+        """False for codes with a repeated group (arbitrarily many tokens may be removed).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.kayles().is_finite, gr.nim().is_finite
+        (True, False)
+        """
         return not self._info["infinite"]
 
     def __str__(self) -> str:
         return self.code
 
     @property
-    def is_nim(self) -> bool:  # noqa: D102 - documented on Game
+    def is_nim(self) -> bool:
+        """Whether the game is Nim itself, the code ``0.[3]``.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.TakeAndBreak("0.[3]").is_nim, gr.TakeAndBreak("0.3").is_nim
+        (True, False)
+        """
         return self.code == "0.[3]"
 
     def _heap_rule(self) -> _core.HeapRule:
@@ -521,10 +812,38 @@ def _members(subtract: Iterable[int], what: str) -> list[int]:
 class Subtraction(Game):
     """A subtraction game: from a heap of ``n`` remove ``k`` tokens, for ``k`` in a set.
 
-    Give the set (``Subtraction([1, 2, 3])``) or a rule ``allowed(n, k) -> bool`` saying whether
-    ``k`` tokens may be removed from a heap of ``n`` (``1 <= k <= n``). The classic infinite rules
-    are class methods and run entirely in Rust.
+    Give the set (``Subtraction([1, 2, 3])``) or a rule ``allowed(n, k) -> bool``. The classic
+    infinite rules are class methods (:meth:`squares`, :meth:`at_most_half`, :meth:`proper_divisors`,
+    :meth:`all_but`) and run entirely in Rust.
 
+    Parameters
+    ----------
+    subtract : iterable of int, optional
+        The subtraction set: positive integers (repeats are ignored).
+    allowed : callable, optional
+        ``allowed(n, k) -> bool``: whether ``k`` tokens may be removed from a heap of ``n``
+        (asked for ``1 <= k <= n``). Give this or ``subtract``, not both.
+
+    Attributes
+    ----------
+    kind : str
+        ``"finite"`` for a set, ``"allowed"`` for a callable, else the class method's name
+        (``"squares"``, ``"at_most_half"``, ``"proper_divisors"``, ``"all_but"``).
+    members : list of int or None
+        The set, sorted (the excluded set for ``all_but``), or None.
+    allowed : callable or None
+        The callable rule, or None.
+
+    Raises
+    ------
+    TypeError
+        When both or neither of ``subtract`` and ``allowed`` are given, ``subtract`` is not an
+        iterable of integers, or ``allowed`` is not callable.
+    ValueError
+        When a member is 0, negative, or not below 2**64.
+
+    Examples
+    --------
     >>> import grundy as gr
     >>> gr.Subtraction([1, 2, 3]).values(8).tolist()
     [0, 1, 2, 3, 0, 1, 2, 3]
@@ -567,36 +886,82 @@ class Subtraction(Game):
 
     @classmethod
     def squares(cls) -> Subtraction:
-        """Remove a positive square number of tokens.
+        """Build the game where a move removes a positive square number of tokens.
 
-        >>> Subtraction.squares().values(7).tolist()
+        Returns
+        -------
+        Subtraction
+            The game (``kind`` ``"squares"``).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.Subtraction.squares().values(7).tolist()
         [0, 1, 0, 1, 2, 0, 1]
         """
         return cls._make("squares")
 
     @classmethod
     def at_most_half(cls) -> Subtraction:
-        """Remove between 1 and floor(n/2) tokens from a heap of n.
+        """Build the game where a move removes between 1 and floor(n/2) tokens from a heap of n.
 
-        >>> Subtraction.at_most_half().values(8).tolist()
+        Returns
+        -------
+        Subtraction
+            The game (``kind`` ``"at_most_half"``).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.Subtraction.at_most_half().values(8).tolist()
         [0, 0, 1, 0, 2, 1, 3, 0]
         """
         return cls._make("at_most_half")
 
     @classmethod
     def proper_divisors(cls) -> Subtraction:
-        """Remove a divisor d of the heap size n with d < n; G(n) is the exponent of 2 in n.
+        """Build the game where a move removes a divisor d of the heap size n with d < n.
 
-        >>> Subtraction.proper_divisors().values(9).tolist()
+        G(n) is the exponent of 2 in n.
+
+        Returns
+        -------
+        Subtraction
+            The game (``kind`` ``"proper_divisors"``).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.Subtraction.proper_divisors().values(9).tolist()
         [0, 0, 1, 0, 2, 0, 1, 0, 3]
         """
         return cls._make("proper_divisors")
 
     @classmethod
     def all_but(cls, excluded: Iterable[int]) -> Subtraction:
-        """Remove any number of tokens except the members of a finite set.
+        """Build the game where a move removes any number of tokens except the members of a finite set.
 
-        >>> Subtraction.all_but([1]).values(6).tolist()
+        Parameters
+        ----------
+        excluded : iterable of int
+            The numbers of tokens that may not be removed (positive integers).
+
+        Returns
+        -------
+        Subtraction
+            The game (``kind`` ``"all_but"``); ``all_but([])`` is Nim.
+
+        Raises
+        ------
+        TypeError
+            When ``excluded`` is not an iterable of integers.
+        ValueError
+            When a member is 0, negative, or not below 2**64.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.Subtraction.all_but([1]).values(6).tolist()
         [0, 0, 1, 1, 2, 2]
         """
         return cls._make("all_but", _members(excluded, "the excluded set"))
@@ -616,7 +981,15 @@ class Subtraction(Game):
         return {"type": "subtraction", "kind": self.kind, "members": self.members}
 
     @property
-    def is_nim(self) -> bool:  # noqa: D102 - documented on Game
+    def is_nim(self) -> bool:
+        """Whether the game is Nim itself, as ``Subtraction.all_but([])`` is.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.Subtraction.all_but([]).is_nim, gr.Subtraction([1, 2]).is_nim
+        (True, False)
+        """
         return self.kind == "all_but" and not self.members
 
     def _heap_rule(self) -> _core.HeapRule | None:
@@ -683,9 +1056,17 @@ _checkpoint.BUILDERS.update(take_and_break=_take_and_break_from, subtraction=_su
 
 
 def nim() -> TakeAndBreak:
-    """Nim: remove any number of tokens from one heap (``0.[3]``); G(n) = n.
+    """Nim (``0.[3]``): remove any number of tokens from one heap; G(n) = n.
 
-    >>> nim().values(5).tolist()
+    Returns
+    -------
+    TakeAndBreak
+        ``TakeAndBreak("0.[3]", name="Nim")``.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> gr.nim().values(5).tolist()
     [0, 1, 2, 3, 4]
     """
     return TakeAndBreak("0.[3]", name="Nim")
@@ -694,7 +1075,15 @@ def nim() -> TakeAndBreak:
 def kayles() -> TakeAndBreak:
     """Kayles (``0.77``): knock down one pin or two adjacent pins from a row.
 
-    >>> kayles().values(6).tolist()
+    Returns
+    -------
+    TakeAndBreak
+        ``TakeAndBreak("0.77", name="Kayles")``.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> gr.kayles().values(6).tolist()
     [0, 1, 2, 3, 1, 4]
     """
     return TakeAndBreak("0.77", name="Kayles")
@@ -703,7 +1092,15 @@ def kayles() -> TakeAndBreak:
 def dawsons_kayles() -> TakeAndBreak:
     """Dawson's Kayles (``0.07``): knock down two adjacent pins.
 
-    >>> dawsons_kayles().values(8).tolist()
+    Returns
+    -------
+    TakeAndBreak
+        ``TakeAndBreak("0.07", name="Dawson's Kayles")``.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> gr.dawsons_kayles().values(8).tolist()
     [0, 0, 1, 1, 2, 0, 3, 1]
     """
     return TakeAndBreak("0.07", name="Dawson's Kayles")
@@ -712,7 +1109,15 @@ def dawsons_kayles() -> TakeAndBreak:
 def grundys_game() -> TakeAndBreak:
     """Grundy's game (``4!.0``): split one heap into two heaps of different sizes.
 
-    >>> grundys_game().values(9).tolist()
+    Returns
+    -------
+    TakeAndBreak
+        ``TakeAndBreak("4!.0", name="Grundy's game")``.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> gr.grundys_game().values(9).tolist()
     [0, 0, 0, 1, 0, 2, 1, 0, 2]
     """
     return TakeAndBreak("4!.0", name="Grundy's game")

@@ -66,15 +66,38 @@ def _as_id_array(a: Any, name: str) -> np.ndarray:
 class GameGraph:
     """An explicit finite game graph: vertices are positions, an edge ``u -> v`` a move from u to v.
 
-    Build it from an edge list ``[(u, v), ...]``, from a dict ``{vertex: [options]}`` (a vertex
-    with no options is a terminal position), from numpy arrays (:meth:`from_arrays`) or from a
-    networkx DiGraph (:meth:`from_networkx`).
+    Build it from an edge list ``[(u, v), ...]``, from a dict ``{vertex: [options]}`` (a vertex with
+    no options is a terminal position), from numpy arrays (:meth:`from_arrays`) or from a networkx
+    DiGraph (:meth:`from_networkx`).
 
     Vertices may be labelled by any hashable. When every label is an integer, the labels are the
-    vertex ids ``0..V-1`` themselves (V = ``num_vertices`` if given, else the largest id + 1;
-    ids that appear in no edge are isolated vertices). Otherwise vertices are numbered in the
-    order they are first seen.
+    vertex ids ``0..V-1`` themselves (ids that appear in no edge are isolated vertices). Otherwise
+    vertices are numbered in the order they are first seen.
 
+    Parameters
+    ----------
+    edges : iterable of tuple, dict or numpy.ndarray, optional
+        The edges ``(u, v)``; or a dict mapping each vertex to its options; or an integer array of
+        shape ``(E, 2)``. Default: no edges.
+    num_vertices : int, optional
+        V, with integer labels only (default: the largest id + 1).
+
+    Raises
+    ------
+    TypeError
+        When ``edges`` is not of these forms, an edge is not a pair, a label is not hashable, or
+        ``num_vertices`` is given with labels that are not integers.
+    ValueError
+        When a vertex id is negative or not below ``num_vertices``, or ``num_vertices`` is negative.
+    MemoryError
+        When the graph cannot be held in memory.
+
+    See Also
+    --------
+    grundy.Position : Sums of vertices, their outcomes and winning moves.
+
+    Examples
+    --------
     >>> import grundy as gr
     >>> g = gr.GameGraph([(1, 0), (2, 1), (2, 0), (3, 2)], num_vertices=5)
     >>> g.values()
@@ -178,12 +201,35 @@ class GameGraph:
 
     @classmethod
     def from_arrays(cls, src: Any, dst: Any, num_vertices: int | None = None) -> GameGraph:
-        """A graph with an edge ``src[i] -> dst[i]`` for each i, from integer numpy arrays.
+        """Build a graph with an edge ``src[i] -> dst[i]`` for each i, from integer numpy arrays.
 
-        Vertices are the ids ``0..num_vertices-1`` (default: the largest id + 1). No Python work
-        is done per edge: the arrays go to Rust as they are when their dtype is int32, int64,
-        uint32 or uint64 and they are contiguous.
+        No Python work is done per edge: the arrays go to Rust as they are when their dtype is int32,
+        int64, uint32 or uint64 and they are contiguous.
 
+        Parameters
+        ----------
+        src, dst : numpy.ndarray
+            1-d integer arrays of vertex ids, of equal length.
+        num_vertices : int, optional
+            V: the vertices are the ids ``0..V-1`` (default: the largest id + 1).
+
+        Returns
+        -------
+        GameGraph
+            The graph; its labels are the vertex ids.
+
+        Raises
+        ------
+        TypeError
+            When an array does not hold integers.
+        ValueError
+            When an array is not 1-d, their lengths differ, or an id is negative or not below
+            ``num_vertices``.
+        MemoryError
+            When the graph cannot be held in memory.
+
+        Examples
+        --------
         >>> import numpy as np, grundy as gr
         >>> g = gr.GameGraph.from_arrays(np.array([1, 2, 2]), np.array([0, 0, 1]), num_vertices=4)
         >>> g.values().tolist()
@@ -196,11 +242,30 @@ class GameGraph:
 
     @classmethod
     def from_networkx(cls, digraph: Any) -> GameGraph:
-        """A graph from a networkx DiGraph (or MultiDiGraph): nodes are positions, edges moves.
+        """Build a graph from a networkx DiGraph (or MultiDiGraph): nodes are positions, edges moves.
 
         Nodes keep their labels; when they are exactly the integers 0..V-1 these are also the ids,
         otherwise nodes are numbered in the graph's node order.
 
+        Parameters
+        ----------
+        digraph : networkx.DiGraph
+            A directed graph.
+
+        Returns
+        -------
+        GameGraph
+            The graph, with the nodes as labels.
+
+        Raises
+        ------
+        TypeError
+            When ``digraph`` is not a networkx graph.
+        ValueError
+            When the graph is undirected (every edge would be a move both ways: a cycle).
+
+        Examples
+        --------
         >>> import networkx as nx, grundy as gr
         >>> g = gr.GameGraph.from_networkx(nx.DiGraph([("a", "b"), ("b", "c"), ("a", "c")]))
         >>> g.values_by_label()
@@ -233,6 +298,8 @@ class GameGraph:
     def num_vertices(self) -> int:
         """Number of vertices V (ids 0..V-1).
 
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.GameGraph([(1, 0)], num_vertices=3).num_vertices
         3
@@ -243,6 +310,8 @@ class GameGraph:
     def num_edges(self) -> int:
         """Number of edges (a repeated edge counts each time).
 
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.GameGraph([(1, 0), (1, 0)]).num_edges
         2
@@ -251,8 +320,10 @@ class GameGraph:
 
     @property
     def labels(self) -> list[Hashable]:
-        """The label of each vertex: ``labels[i]`` is the label of vertex id i.
+        """The label of each vertex, as a new list; ``labels[i]`` is the label of vertex id i.
 
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.GameGraph([("b", "a")]).labels
         ['b', 'a']
@@ -262,8 +333,25 @@ class GameGraph:
         return list(self._labels)
 
     def vertex(self, label: Hashable) -> int:
-        """The vertex id of a label (KeyError when no vertex has it).
+        """Return the vertex id of a label.
 
+        Parameters
+        ----------
+        label : hashable
+            A vertex label (an id, for a graph with integer labels).
+
+        Returns
+        -------
+        int
+            The vertex id.
+
+        Raises
+        ------
+        KeyError
+            When no vertex has this label.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.GameGraph([("b", "a")]).vertex("a")
         1
@@ -279,8 +367,29 @@ class GameGraph:
             raise KeyError(f"{label!r} is not a vertex of this graph") from None
 
     def label(self, vertex: int) -> Hashable:
-        """The label of vertex id ``vertex``.
+        """Return the label of vertex id ``vertex``.
 
+        Parameters
+        ----------
+        vertex : int
+            A vertex id, below :attr:`num_vertices`.
+
+        Returns
+        -------
+        hashable
+            The label.
+
+        Raises
+        ------
+        TypeError
+            When ``vertex`` is not an integer.
+        ValueError
+            When ``vertex`` is negative.
+        IndexError
+            When ``vertex`` is not below :attr:`num_vertices`.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.GameGraph([("b", "a")]).label(0)
         'b'
@@ -301,10 +410,25 @@ class GameGraph:
         return self.num_vertices
 
     def options(self, label: Hashable) -> list[Hashable]:
-        """The labels of the options of a vertex (the positions one move leads to).
+        """List the labels of the options of a vertex (the positions one move leads to).
 
-        In edge order, each once.
+        Parameters
+        ----------
+        label : hashable
+            The vertex's label.
 
+        Returns
+        -------
+        list
+            The options' labels, in edge order, each once.
+
+        Raises
+        ------
+        KeyError
+            When no vertex has this label.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.GameGraph({"a": ["b", "c", "b"], "b": [], "c": []}).options("a")
         ['b', 'c']
@@ -316,13 +440,35 @@ class GameGraph:
 
     # -- values ---------------------------------------------------------------------------------
     def values(self, threads: int | None = None) -> np.ndarray:
-        """Grundy values of all vertices, indexed by vertex id, in the smallest unsigned dtype.
+        """Return the Grundy values of all vertices, indexed by vertex id.
 
-        Computed once (in Rust, by topological layers in parallel on ``threads`` threads, default
-        all cores or ``RAYON_NUM_THREADS``, without the GIL) and cached; a new array is returned
-        each time. Raises :class:`CycleError` (a ValueError) naming a cycle's vertices when the
-        graph has one, and KeyboardInterrupt on Ctrl-C.
+        Computed once (in Rust, by topological layers in parallel, without the GIL) and cached; a new
+        array is returned each time.
 
+        Parameters
+        ----------
+        threads : int, optional
+            The threads used (default: all cores, or ``RAYON_NUM_THREADS``).
+
+        Returns
+        -------
+        numpy.ndarray
+            G of every vertex, in the smallest unsigned integer dtype that holds them.
+
+        Raises
+        ------
+        CycleError
+            When the graph has a cycle, naming its vertices (a ValueError); :meth:`generalized_values`
+            handles such graphs.
+        TypeError
+            When ``threads`` is not an integer.
+        ValueError
+            When ``threads`` is 0 or negative.
+        KeyboardInterrupt
+            On Ctrl-C.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.GameGraph([(2, 1), (1, 0), (2, 0)]).values()
         array([0, 1, 2], dtype=uint8)
@@ -360,19 +506,35 @@ class GameGraph:
         return GraphBlock.of(self, labels)
 
     def generalized_values(self, threads: int | None = None, progress: bool | None = None) -> Any:
-        """Generalized Sprague-Grundy values (Smith): cycles allowed, draws found.
+        """Compute the generalized Sprague-Grundy values (Smith): cycles allowed, draws found.
 
-        Each vertex gets a finite value, or ``gr.Infinity(K)``, K the finite values of its options;
-        on an acyclic graph these are exactly :meth:`values`. Computed in Rust without the GIL in
-        ``O(V + E + (M + 2) * (V_c + E_c))`` time, where ``V_c``, ``E_c`` count the vertices that
-        can reach a cycle and the edges into them and M is their largest finite value; parallel
-        parts use ``threads`` threads (default all cores or ``RAYON_NUM_THREADS``). ``progress``:
-        True shows a bar, False never, None after a second. Ctrl-C raises KeyboardInterrupt. See
-        :mod:`grundy.loopy`.
+        Each vertex gets a finite value, or ``gr.Infinity(K)``, K the finite values of its options; on an
+        acyclic graph these are exactly :meth:`values`. Computed in Rust without the GIL in
+        ``O(V + E + (M + 2) * (V_c + E_c))`` time, where ``V_c``, ``E_c`` count the vertices that can reach
+        a cycle and the edges into them and M is their largest finite value.
+
+        Parameters
+        ----------
+        threads : int, optional
+            The threads of the parallel parts (default: all cores, or ``RAYON_NUM_THREADS``).
+        progress : bool or None, optional
+            True shows a progress bar, False never, None (default) after a second.
 
         Returns
         -------
         GeneralizedValues
+            The value and outcome of every vertex.
+
+        Raises
+        ------
+        TypeError
+            When ``threads`` is not an integer or ``progress`` not a bool or None.
+        ValueError
+            When ``threads`` is 0 or negative.
+        MemoryError
+            When the computation cannot be held in memory.
+        KeyboardInterrupt
+            On Ctrl-C.
 
         Examples
         --------
@@ -392,8 +554,27 @@ class GameGraph:
         return self._values
 
     def value(self, label: Hashable) -> int:
-        """The Grundy value of one vertex: 0 exactly when it is a P-position (the mover loses).
+        """Return the Grundy value of one vertex: 0 exactly when it is a P-position (the mover loses).
 
+        Parameters
+        ----------
+        label : hashable
+            The vertex's label.
+
+        Returns
+        -------
+        int
+            Its Grundy value.
+
+        Raises
+        ------
+        KeyError
+            When no vertex has this label.
+        CycleError
+            When the graph has a cycle (a ValueError).
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.GameGraph({"a": ["b"], "b": []}).value("a")
         1
@@ -402,8 +583,20 @@ class GameGraph:
         return int(self._cached()[i])
 
     def values_by_label(self) -> dict[Hashable, int]:
-        """``{label: Grundy value}`` for every vertex, in vertex id order.
+        """Map every vertex's label to its Grundy value.
 
+        Returns
+        -------
+        dict
+            ``{label: Grundy value}``, in vertex id order.
+
+        Raises
+        ------
+        CycleError
+            When the graph has a cycle (a ValueError).
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.GameGraph([("a", "b")]).values_by_label()
         {'a': 1, 'b': 0}

@@ -15,15 +15,33 @@ Rule = Callable[[int], Iterable[Iterable[int]]]
 class HeapGame(Game):
     """A heap game given by a Python callable ``options(n)``.
 
-    ``options(n)`` lists the options of a heap of ``n`` tokens, each a tuple of heap sizes (the heaps the move
-    leaves; ``()`` leaves nothing).
+    The value of an option is the XOR of its heaps' values and G(n) is the mex of those; Rust does
+    both, Python is called once per heap size. Every part must satisfy ``0 <= part < n``: a part not
+    smaller than ``n`` would make the game loop. ``values()`` and ``value()`` work as for the built-in
+    rules; exceptions raised by the callable propagate from them unchanged, and a bad option raises
+    there (ValueError for a part negative or not smaller than ``n``, naming the heap and the option;
+    TypeError for a part that is not an integer).
 
-    The value of an option is the XOR of its heaps' values and G(n) is the mex of those; Rust
-    does both, Python is called once per heap size. Every part must satisfy ``0 <= part < n``: a
-    part not smaller than ``n`` would make the game loop, and raises ValueError naming the heap
-    and the option, as does a negative part. Exceptions raised by the callable propagate
-    unchanged. ``values()`` and ``value()`` work as for the built-in rules.
+    Parameters
+    ----------
+    options : callable
+        ``options(n)`` lists the options of a heap of ``n`` tokens, each a tuple of heap sizes (the
+        heaps the move leaves; ``()`` leaves nothing).
+    name : str, optional
+        A name shown beside the rule.
 
+    Attributes
+    ----------
+    rule : callable
+        The ``options`` callable.
+
+    Raises
+    ------
+    TypeError
+        When ``options`` is not callable.
+
+    Examples
+    --------
     Kayles (remove one or two adjacent pins from a row, which may split it in two):
 
     >>> import grundy as gr
@@ -51,10 +69,30 @@ class HeapGame(Game):
         super().__init__(_core.Sequence.options(options), ("options", id(options)))
 
     def options(self, n: int) -> list[tuple[int, ...]]:
-        """The options of a heap of ``n`` as the rule gives them, each a tuple of heap sizes.
+        """List the options of a heap of ``n`` as the rule gives them, each a tuple of heap sizes.
 
-        Checked as :meth:`values` checks them.
+        The options are checked as :meth:`~grundy.Game.values` checks them.
 
+        Parameters
+        ----------
+        n : int
+            The heap size.
+
+        Returns
+        -------
+        list of tuple of int
+            The options, in the rule's order.
+
+        Raises
+        ------
+        TypeError
+            When ``n`` is not an integer, an option is not a tuple of heap sizes, or a part is not an
+            integer.
+        ValueError
+            When ``n`` is negative, or a part is negative or not smaller than ``n``.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.HeapGame(lambda n: [(n - 1,)] if n else []).options(3)
         [(2,)]

@@ -33,8 +33,9 @@ def save(obj: Game, path: str | os.PathLike[str]) -> None:
     Raises
     ------
     TypeError
-        For anything but a game, and for rules given as Python callables (a callable cannot be
-        rebuilt from a file: save ``game.values(n)`` with ``numpy.save`` instead).
+        For anything but a game, for rules given as Python callables (a callable cannot be
+        rebuilt from a file: save ``game.values(n)`` with ``numpy.save`` instead), and when
+        ``path`` is not a file path.
 
     Examples
     --------
@@ -74,6 +75,8 @@ def load(path: str | os.PathLike[str]) -> Game:
         ValueError).
     FileNotFoundError
         When it does not exist.
+    TypeError
+        When ``path`` is not a file path.
 
     Examples
     --------

@@ -19,10 +19,34 @@ DIRECT_LIMIT = 2**16
 class Periodicity:
     """Where a game's values become periodic: G(n + period) = G(n) + saltus for n >= preperiod.
 
-    ``proven`` says whether a theorem (named in ``certificate``, with the range of heap sizes it
-    was verified over) guarantees the period for every heap size; otherwise it was only observed in
-    the ``checked_to`` values examined. ``period`` is None when no period was found.
+    Returned by :meth:`Game.periodicity <grundy.Game.periodicity>` (and
+    :meth:`TwoHeapRow.periodicity <grundy.TwoHeapRow.periodicity>`); the parameters are also its
+    attributes. Immutable; two results are equal when their fields other than ``base`` are.
 
+    Parameters
+    ----------
+    preperiod : int or None
+        The first heap size from which the values repeat, or None when no period was found.
+    period : int or None
+        The length of the period, or None when no period was found.
+    saltus : int
+        What a period adds to the values (0 for a plain period).
+    proven : bool
+        Whether a theorem (named in ``certificate``) guarantees the period for every heap size;
+        otherwise it was only observed in the ``checked_to`` values examined.
+    certificate : str
+        The theorem applied and the range of heap sizes it was verified over, or what was observed.
+    checked_to : int
+        How many values were examined.
+    base : tuple of int, optional
+        G(preperiod .. preperiod + period - 1), enough to evaluate any heap size by :meth:`value`.
+
+    See Also
+    --------
+    grundy.Game.periodicity : Where results come from.
+
+    Examples
+    --------
     >>> import grundy as gr
     >>> p = gr.kayles().periodicity()
     >>> p.preperiod, p.period, p.saltus, p.proven
@@ -40,12 +64,36 @@ class Periodicity:
 
     @property
     def found(self) -> bool:
-        """Whether a period was found at all."""
+        """Whether a period was found at all.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.kayles().periodicity().found
+        True
+        """
         return self.period is not None
 
     def value(self, h: int) -> int:
-        """G(h) for h >= preperiod, through the period.
+        """Return G(h) for h >= preperiod, through the period.
 
+        Parameters
+        ----------
+        h : int
+            A heap size, at least ``preperiod``.
+
+        Returns
+        -------
+        int
+            ``base[(h - preperiod) % period] + saltus * ((h - preperiod) // period)``.
+
+        Raises
+        ------
+        ValueError
+            When no period was found, or ``h`` is below the preperiod.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.nim().periodicity().value(10**18)
         1000000000000000000
@@ -72,11 +120,29 @@ class Periodicity:
 
 @dataclass(frozen=True)
 class SparseSpace:
-    """Rare and common values of G(0..n) under the mask that makes rare positions fewest.
+    """Rare and common values of G(0..n-1) under the mask that makes rare positions fewest.
 
     A value v is rare when popcount(v & mask) is even (flipped at odd heap sizes when
-    ``parity_dependent``), common otherwise.
+    ``parity_dependent``), common otherwise. Returned by
+    :meth:`Game.sparse_space <grundy.Game.sparse_space>`; the parameters are also its attributes.
 
+    Parameters
+    ----------
+    n : int
+        How many values were analysed (heap sizes 0 to n-1).
+    mask : int
+        The mask.
+    parity_dependent : bool
+        Whether rarity flips at odd heap sizes.
+    rare_positions : numpy.ndarray
+        The heap sizes holding rare values, in increasing order (``uint64``).
+    rare_values : tuple of int
+        The distinct rare values, sorted.
+    common_count : int
+        How many heap sizes hold a common value.
+
+    Examples
+    --------
     >>> import grundy as gr
     >>> s = gr.grundys_game().sparse_space(1000)
     >>> s.rare_positions[:8].tolist()
@@ -92,16 +158,53 @@ class SparseSpace:
 
     @property
     def rare_count(self) -> int:
-        """How many of the n heap sizes hold a rare value."""
+        """How many of the n heap sizes hold a rare value.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> s = gr.grundys_game().sparse_space(1000)
+        >>> s.rare_count + s.common_count == s.n
+        True
+        """
         return int(self.rare_positions.size)
 
     @property
     def last_rare(self) -> int | None:
-        """The largest heap size with a rare value, or None."""
+        """The largest heap size with a rare value, or None.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> s = gr.grundys_game().sparse_space(1000)
+        >>> s.last_rare == int(s.rare_positions[-1])
+        True
+        """
         return int(self.rare_positions[-1]) if self.rare_positions.size else None
 
     def is_rare(self, value: int, heap: int = 0) -> bool:
-        """Whether ``value`` at heap size ``heap`` is rare under this mask."""
+        """Say whether ``value`` at heap size ``heap`` is rare under this mask.
+
+        Parameters
+        ----------
+        value : int
+            A Grundy value.
+        heap : int, default 0
+            The heap size it is the value of (matters only when ``parity_dependent``).
+
+        Returns
+        -------
+        bool
+            True when rare, False when common.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> s = gr.grundys_game().sparse_space(1000)
+        >>> g = gr.grundys_game().values(1000)
+        >>> all(s.is_rare(int(g[h]), h) for h in s.rare_positions.tolist())
+        True
+        """
         bits = bin(value & self.mask).count("1") + (heap % 2 if self.parity_dependent else 0)
         return bits % 2 == 0
 

@@ -77,15 +77,37 @@ def _block(game: Any, items: Any) -> Block:
 
 # -- positions ------------------------------------------------------------------------------------
 class Position:
-    """A sum of games: heaps of a heap game, or vertices of a game graph, added together.
+    """A sum of games: heaps of a heap game, vertices of a game graph, or states, added together.
 
     ``Position(game, heaps)`` is a sum of heaps of ``game`` (any heap game: ``TakeAndBreak``,
-    ``Subtraction``, ``HeapGame``, ``nim()``; heaps of any size below 2**64, given as a list, a
-    numpy integer array or one int). ``Position(graph, [label, ...])`` is a sum of vertices of a
-    ``GameGraph``. ``a + b`` adds positions; each component keeps its own game. Heaps of one game
-    are kept as a numpy ``uint64`` array, so a Nim sum of 10^5 heaps costs no Python object per
-    heap.
+    ``Subtraction``, ``HeapGame``, ``nim()``). ``Position(graph, [label, ...])`` is a sum of vertices of
+    a ``GameGraph``, and ``Position(game, [state, ...])`` a sum of states of a ``StateGame`` or
+    ``TwoHeapGame``. ``a + b`` adds positions; each component keeps its own game. Heaps of one game
+    are kept as a numpy ``uint64`` array, so a Nim sum of 10^5 heaps costs no Python object per heap.
 
+    Parameters
+    ----------
+    game : Game, GameGraph, StateGame or TwoHeapGame
+        The game of every component.
+    heaps : iterable, numpy.ndarray or int
+        The components: heap sizes below 2**64 (a list, a numpy integer array or one int) for a heap
+        game, vertex labels for a graph, hashable states for a state game.
+
+    Raises
+    ------
+    TypeError
+        When ``game`` cannot be a component, or ``heaps`` is not of a form it takes (a heap size
+        that is not an integer, a state that is not hashable).
+    ValueError
+        When a heap size is negative or not below 2**64, or a label is not a vertex of the graph.
+
+    See Also
+    --------
+    outcomes : The outcomes of many sums of heaps at once.
+    equivalent : Whether two positions are interchangeable.
+
+    Examples
+    --------
     >>> import grundy as gr
     >>> pos = gr.Position(gr.kayles(), [5]) + gr.Position(gr.nim(), [3]) + gr.Position(gr.grundys_game(), [7])
     >>> pos
@@ -123,8 +145,10 @@ class Position:
 
     @property
     def heaps(self) -> list[Any]:
-        """The components' heaps (or vertex labels), in order.
+        """The components' heaps (or vertex labels, or states), in order, as a new list.
 
+        Examples
+        --------
         >>> import grundy as gr
         >>> (gr.Position(gr.nim(), [3, 4]) + gr.Position(gr.kayles(), [5])).heaps
         [3, 4, 5]
@@ -133,8 +157,10 @@ class Position:
 
     @property
     def components(self) -> list[tuple[Any, Any]]:
-        """``(game, heap)`` for every component, in order (a vertex label for a graph).
+        """``(game, heap)`` for every component, in order (a vertex label or a state for those games).
 
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.Position(gr.Subtraction([1, 2]), [5, 6]).components
         [(Subtraction([1, 2]), 5), (Subtraction([1, 2]), 6)]
@@ -193,8 +219,14 @@ class Position:
     # -- values and outcomes --------------------------------------------------------------------
     @property
     def grundy(self) -> int:
-        """The Grundy value of the sum: the XOR of its components' values.
+        """The Grundy value of the sum, the XOR of its components' values.
 
+        Reading it raises ValueError when a component is loopy (a vertex of a graph with a cycle: the sum
+        has a generalized value, not a Grundy value) and :class:`~grundy.NoPeriodError` for a heap too large
+        to compute directly in a game with no proven period.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.Position(gr.Subtraction.squares(), [1, 2, 3, 4, 6]).grundy
         3
@@ -212,13 +244,38 @@ class Position:
         return self._grundy
 
     def outcome(self, misere: bool = False, *, max_positions: int | None = None) -> str:
-        """``"P"`` when the player to move loses with best play, ``"N"`` when they win.
+        """Say who wins: ``"P"`` when the player to move loses with best play, ``"N"`` when they win.
 
-        Normal play (``misere=False``): P exactly when :attr:`grundy` is 0. Misère play (the
-        player who cannot move wins): Nim by its exact rule, anything else by exhaustive search
-        over the positions reachable from this one, which raises ValueError once more than
-        ``max_positions`` (default ``MISERE_MAX_POSITIONS``) distinct positions were met.
+        Normal play: P exactly when :attr:`grundy` is 0. Misère play (the player who cannot move wins):
+        Nim by its exact rule, anything else by exhaustive search over the positions reachable from this
+        one. A sum with a loopy component (a vertex of a graph with a cycle) may also be ``"D"``, a draw.
 
+        Parameters
+        ----------
+        misere : bool, default False
+            Misère play instead of normal play.
+        max_positions : int, optional
+            For the misère search: the most distinct positions examined (default
+            ``MISERE_MAX_POSITIONS``).
+
+        Returns
+        -------
+        str
+            ``"P"``, ``"N"`` or (loopy sums only) ``"D"``.
+
+        Raises
+        ------
+        SearchLimitError
+            When the misère search meets more than ``max_positions`` positions (a ValueError).
+        ValueError
+            For misère play of a sum with a loopy component (not supported).
+        NoPeriodError
+            For a heap too large to compute directly in a game with no proven period (a ValueError).
+        TypeError
+            When ``max_positions`` is not an integer.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.Position(gr.nim(), [1, 1]).outcome(), gr.Position(gr.nim(), [1, 1]).outcome(misere=True)
         ('P', 'N')
@@ -235,8 +292,19 @@ class Position:
 
     # -- moves ----------------------------------------------------------------------------------
     def iter_moves(self) -> Iterator[Move]:
-        """Every move, lazily: component by component, each heap's options from its rule.
+        """Iterate over every move, lazily: component by component, each heap's options from its rule.
 
+        Returns
+        -------
+        collections.abc.Iterator of Move
+            The moves, made one at a time as the iterator is advanced.
+
+        See Also
+        --------
+        moves : The same moves as a list.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> [str(m) for m in gr.Position(gr.kayles(), [3]).iter_moves()]
         ['component 0: 3 -> 2', 'component 0: 3 -> 1', 'component 0: 3 -> 1 + 1']
@@ -244,8 +312,28 @@ class Position:
         return self._moves(Work(_UNLIMITED, "moves"))
 
     def moves(self, *, limit: int = MAX_LISTED_MOVES) -> list[Move]:
-        """Every move, as a list; ValueError when there are more than ``limit``.
+        """List every move.
 
+        Parameters
+        ----------
+        limit : int, optional
+            The most moves listed (default ``MAX_LISTED_MOVES``, 10**6).
+
+        Returns
+        -------
+        list of Move
+            The moves, in the order of :meth:`iter_moves`.
+
+        Raises
+        ------
+        ValueError
+            When there are more than ``limit`` moves, or listing them would examine more than
+            ``MAX_SEARCH_WORK`` candidates: the message says to iterate with :meth:`iter_moves`.
+        TypeError
+            When ``limit`` is not an integer.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> [str(m) for m in gr.Position(gr.nim(), [2, 1]).moves()]
         ['component 0: 2 -> nothing', 'component 0: 2 -> 1', 'component 1: 1 -> nothing']
@@ -259,10 +347,34 @@ class Position:
         return out
 
     def iter_winning_moves(self, misere: bool = False, *, max_positions: int | None = None) -> Iterator[Move]:
-        """Every winning move (a move to a P-position), lazily. None from a P-position.
+        """Iterate over every winning move (a move to a P-position), lazily; none from a P-position.
 
-        A Kayles row of 10^18 pins has about 10^17 winning moves; this yields them one by one.
+        A Kayles row of 10^18 pins has about 10^17 winning moves; this yields them one by one. The errors
+        below are raised as the iterator is advanced.
 
+        Parameters
+        ----------
+        misere : bool, default False
+            Misère play instead of normal play (see :meth:`outcome`).
+        max_positions : int, optional
+            For the misère search: the most distinct positions examined.
+
+        Returns
+        -------
+        collections.abc.Iterator of Move
+            The winning moves.
+
+        Raises
+        ------
+        SearchLimitError
+            When the misère search meets more than ``max_positions`` positions (a ValueError).
+        ValueError
+            For misère play of a sum with a loopy component, or when a component has no Grundy value.
+        NoPeriodError
+            For a heap too large to compute directly in a game with no proven period (a ValueError).
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> m = next(gr.Position(gr.kayles(), [10**18]).iter_winning_moves())
         >>> gr.Position(gr.kayles(), list(m.after)).grundy
@@ -273,11 +385,34 @@ class Position:
     def winning_moves(
         self, misere: bool = False, *, limit: int = MAX_LISTED_MOVES, max_positions: int | None = None
     ) -> list[Move]:
-        """Every winning move, as a list (empty for a P-position).
+        """List every winning move (empty for a P-position).
 
-        ValueError when there are more than ``limit``, or when finding them all would take more than
-        ``MAX_SEARCH_WORK`` steps.
+        Parameters
+        ----------
+        misere : bool, default False
+            Misère play instead of normal play (see :meth:`outcome`).
+        limit : int, optional
+            The most moves listed (default ``MAX_LISTED_MOVES``, 10**6).
+        max_positions : int, optional
+            For the misère search: the most distinct positions examined.
 
+        Returns
+        -------
+        list of Move
+            The winning moves, in the order of :meth:`iter_winning_moves`.
+
+        Raises
+        ------
+        ValueError
+            When there are more than ``limit`` winning moves, or finding them all would examine more than
+            ``MAX_SEARCH_WORK`` candidates; and as :meth:`iter_winning_moves` raises.
+        SearchLimitError
+            When the misère search meets more than ``max_positions`` positions (a ValueError).
+        TypeError
+            When ``limit`` is not an integer.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.Position(gr.nim(), [10, 12, 5]).winning_moves()
         [Move(component=0, before=10, after=(9,))]
@@ -288,8 +423,31 @@ class Position:
         return _listed(found, as_count(limit, "limit"), "winning moves")
 
     def winning_move(self, misere: bool = False, *, max_positions: int | None = None) -> Move | None:
-        """One winning move, or None from a P-position. Fast even for heaps of 10^18 tokens.
+        """Find one winning move, fast even for heaps of 10^18 tokens.
 
+        Parameters
+        ----------
+        misere : bool, default False
+            Misère play instead of normal play (see :meth:`outcome`).
+        max_positions : int, optional
+            For the misère search: the most distinct positions examined.
+
+        Returns
+        -------
+        Move or None
+            The first winning move of :meth:`iter_winning_moves`, or None from a P-position.
+
+        Raises
+        ------
+        SearchLimitError
+            When the misère search meets more than ``max_positions`` positions (a ValueError).
+        ValueError
+            For misère play of a sum with a loopy component, or when a component has no Grundy value.
+        NoPeriodError
+            For a heap too large to compute directly in a game with no proven period (a ValueError).
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.Position(gr.nim(), [10, 12, 5]).winning_move()
         Move(component=0, before=10, after=(9,))
@@ -297,12 +455,31 @@ class Position:
         return next(self.iter_winning_moves(misere, max_positions=max_positions), None)
 
     def play(self, move: Move) -> Position:
-        """The position after ``move``.
+        """Return the position after ``move``.
 
-        Component ``move.component`` is replaced by the heaps ``move.after`` (a graph vertex by its option).
-        ValueError when the move does not belong
-        to this position.
+        Component ``move.component`` is replaced by the heaps ``move.after`` (a graph vertex by its
+        option, a state by its parts). The position itself is not changed.
 
+        Parameters
+        ----------
+        move : Move
+            A move of this position, as :meth:`moves` or :meth:`winning_moves` give them, or built by hand.
+
+        Returns
+        -------
+        Position
+            The new position.
+
+        Raises
+        ------
+        TypeError
+            When ``move`` is not a :class:`Move`, or its fields have the wrong types.
+        ValueError
+            When the move does not belong to this position (its component is out of range, its ``before``
+            is not that component, or its ``after`` is not an option of it).
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.Position(gr.kayles(), [7, 2]).play(gr.Move(0, 7, (2, 3)))
         Position(Kayles 0.77: [2, 3, 2])
@@ -338,20 +515,25 @@ class Position:
         return out
 
     def drawing_moves(self, *, limit: int = MAX_LISTED_MOVES) -> list[Move]:
-        """The moves that keep a drawn position drawn (empty unless :meth:`outcome` is ``"D"``).
+        """List the moves that keep a drawn position drawn (empty unless :meth:`outcome` is ``"D"``).
 
         Only sums with a loopy component (a :class:`~grundy.GameGraph` with a cycle) can be draws: from
         a draw, the player to move cannot win, and should keep the game going with one of these moves.
 
         Parameters
         ----------
-        limit : int
-            The most moves to list; ValueError beyond.
+        limit : int, optional
+            The most moves listed (default ``MAX_LISTED_MOVES``, 10**6).
 
         Returns
         -------
         list of Move
             The moves to drawn positions, in move order.
+
+        Raises
+        ------
+        ValueError
+            When there are more than ``limit`` such moves.
 
         Examples
         --------
@@ -419,10 +601,30 @@ class Position:
 
 # -- functions ------------------------------------------------------------------------------------
 def equivalent(a: Position, b: Position) -> bool:
-    """Whether two positions are equivalent (interchangeable in any sum).
+    """Say whether two positions are equivalent (interchangeable in any sum).
 
     That holds exactly when their sum is a P-position (equal Grundy values).
 
+    Parameters
+    ----------
+    a, b : Position
+        The positions.
+
+    Returns
+    -------
+    bool
+        True when equivalent.
+
+    Raises
+    ------
+    TypeError
+        When ``a`` or ``b`` is not a :class:`Position`.
+    ValueError
+        When a component has an infinite generalized value (equivalence is defined here for finite
+        values only).
+
+    Examples
+    --------
     >>> import grundy as gr
     >>> gr.equivalent(gr.Position(gr.kayles(), [4]), gr.Position(gr.nim(), [1]))
     True
@@ -442,15 +644,42 @@ def equivalent(a: Position, b: Position) -> bool:
 def outcomes(
     game: Any, heaps: Any, misere: bool = False, *, max_positions: int | None = None
 ) -> np.ndarray:
-    """Whether each row of a 2-d integer array, a sum of heaps of ``game``, is a P-position.
+    """Say whether each row of a 2-d integer array, a sum of heaps of ``game``, is a P-position.
 
-    Returns a numpy ``bool`` array with one entry per row, True for P (the player to move
-    loses) and False for N; ``np.where(r, "P", "N")`` gives letters. Rows are evaluated in
-    parallel in the core; heaps beyond the computed values go through the game's proven period
-    (ValueError when there is none). Pad rows of different lengths with 0 (a heap of 0 has no
-    move). For a GameGraph the entries are vertex ids. ``misere=True``: Nim by its exact rule,
-    other games by exhaustive search (see :meth:`Position.outcome`).
+    Rows are evaluated in parallel in the core; heaps beyond the computed values go through the game's
+    proven period. Pad rows of different lengths with 0 (a heap of 0 has no move).
 
+    Parameters
+    ----------
+    game : Game or GameGraph
+        The game of every heap (for a GameGraph the entries are vertex ids).
+    heaps : array_like
+        A 2-d array of non-negative integers below 2**64, one sum per row.
+    misere : bool, default False
+        Misère play: Nim by its exact rule, other games by exhaustive search (see
+        :meth:`Position.outcome`).
+    max_positions : int, optional
+        For the misère search: the most distinct positions examined per row.
+
+    Returns
+    -------
+    numpy.ndarray
+        One ``bool`` per row, True for P (the player to move loses) and False for N;
+        ``np.where(r, "P", "N")`` gives letters.
+
+    Raises
+    ------
+    TypeError
+        When ``game`` cannot be a component or the entries are not integers.
+    ValueError
+        When ``heaps`` is not 2-d, or an entry is negative or not below 2**64.
+    NoPeriodError
+        For a heap too large to compute directly in a game with no proven period (a ValueError).
+    SearchLimitError
+        When the misère search meets more than ``max_positions`` positions (a ValueError).
+
+    Examples
+    --------
     >>> import numpy as np, grundy as gr
     >>> gr.outcomes(gr.nim(), np.array([[10, 12, 5], [9, 12, 5]]))
     array([False,  True])

@@ -36,16 +36,33 @@ def _pair(state: Any) -> tuple[int, int]:
 class TwoHeapGame(GridGame):
     """A two-heap subtraction game.
 
+    A position is a pair ``(a, b)``; a move subtracts a vector ``(dx, dy)`` of a fixed set (with
+    ``unbounded=True`` any positive multiple ``k * (dx, dy)``) when both heaps stay non-negative.
+    Values are computed in Rust on a grid that grows as needed and is cached.
+
     Parameters
     ----------
-    moves : iterable of (int, int)
-        The vectors ``(dx, dy)`` a move subtracts (non-negative, not both 0).
-    unbounded : bool
+    moves : iterable of tuple of int
+        The vectors ``(dx, dy)``, pairs of integers, that a move subtracts (non-negative, not both 0).
+    unbounded : bool, default False
         When True, any positive multiple ``k * (dx, dy)`` may be subtracted.
     name : str, optional
         Shown in reprs and plots.
     threads : int, optional
         Threads for grids (None: every core, or ``RAYON_NUM_THREADS``).
+
+    Raises
+    ------
+    TypeError
+        When ``moves`` is not an iterable of pairs of integers, ``unbounded`` is not a bool, ``name``
+        not a str or ``threads`` not an integer.
+    ValueError
+        When a move is not a pair, has a negative entry or is ``(0, 0)``, or ``threads`` is 0.
+
+    See Also
+    --------
+    wythoff : Wythoff's game.
+    grundy.StateGame : Games over any states.
 
     Examples
     --------
@@ -83,6 +100,8 @@ class TwoHeapGame(GridGame):
     def moves(self) -> list[tuple[int, int]]:
         """The move vectors, sorted, each once.
 
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().moves
         [(0, 1), (1, 0), (1, 1)]
@@ -93,6 +112,8 @@ class TwoHeapGame(GridGame):
     def unbounded(self) -> bool:
         """Whether any positive multiple of a move vector may be subtracted.
 
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().unbounded
         True
@@ -118,8 +139,29 @@ class TwoHeapGame(GridGame):
         return self._cache
 
     def value(self, state: tuple[int, int]) -> int:
-        """G(a, b).
+        """Return G(a, b), the Grundy value of the position ``(a, b)``.
 
+        Parameters
+        ----------
+        state : tuple of int
+            The position ``(a, b)``.
+
+        Returns
+        -------
+        int
+            G(a, b).
+
+        Raises
+        ------
+        TypeError
+            When ``state`` is not a pair of integers.
+        ValueError
+            When ``state`` does not have two entries, or an entry is negative or not below 2**64.
+        MemoryError
+            When the grid of values up to ``state`` cannot be held in memory.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().value((1, 2))
         0
@@ -128,8 +170,29 @@ class TwoHeapGame(GridGame):
         return int(self._ensure(a + 1, b + 1)[a, b])
 
     def values(self, states: Iterable[tuple[int, int]]) -> np.ndarray:
-        """G of each pair, as a numpy array.
+        """Return G of each pair, as a numpy array.
 
+        Parameters
+        ----------
+        states : iterable of tuple of int
+            The positions.
+
+        Returns
+        -------
+        numpy.ndarray
+            One value per position, in order (``uint32``).
+
+        Raises
+        ------
+        TypeError
+            As :meth:`value` raises them, for any of the positions.
+        ValueError
+            As :meth:`value` raises them, for any of the positions.
+        MemoryError
+            As :meth:`value` raises them, for any of the positions.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().values([(0, 4), (2, 1)]).tolist()
         [4, 0]
@@ -142,11 +205,34 @@ class TwoHeapGame(GridGame):
         return g[arr[:, 0], arr[:, 1]]
 
     def outcome(self, state: tuple[int, int], misere: bool = False) -> str:
-        """``"P"`` when the player to move loses with best play, ``"N"`` otherwise.
+        """Say who wins: ``"P"`` when the player to move loses with best play, ``"N"`` otherwise.
 
-        Misère play (the player who cannot move wins) is decided on the grid of misère outcomes
-        below ``state``.
+        Misère play (the player who cannot move wins) is decided on the grid of misère outcomes below
+        ``state``.
 
+        Parameters
+        ----------
+        state : tuple of int
+            The position ``(a, b)``.
+        misere : bool, default False
+            Misère play instead of normal play.
+
+        Returns
+        -------
+        str
+            ``"P"`` or ``"N"``.
+
+        Raises
+        ------
+        TypeError
+            When ``state`` is not a pair of integers.
+        ValueError
+            When ``state`` does not have two entries, or an entry is negative or not below 2**64.
+        MemoryError
+            When the grid of values up to ``state`` cannot be held in memory.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().outcome((0, 0)), gr.wythoff().outcome((0, 0), misere=True)
         ('P', 'N')
@@ -173,8 +259,27 @@ class TwoHeapGame(GridGame):
 
     # -- moves (what a Position component needs) -------------------------------------------------
     def options(self, state: tuple[int, int]) -> list[tuple[int, int]]:
-        """The options of ``(a, b)``, each once.
+        """List the options of ``(a, b)``, each once.
 
+        Parameters
+        ----------
+        state : tuple of int
+            The position ``(a, b)``.
+
+        Returns
+        -------
+        list of tuple of int
+            The positions one move leads to.
+
+        Raises
+        ------
+        TypeError
+            When ``state`` is not a pair of integers.
+        ValueError
+            When ``state`` does not have two entries, or an entry is negative or not below 2**64.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().options((1, 2))
         [(1, 1), (1, 0), (0, 2), (0, 1)]
@@ -195,8 +300,31 @@ class TwoHeapGame(GridGame):
         return [(o, (o,)) for o in self.options(state)]
 
     def winning_options(self, state: tuple[int, int], target: int = 0) -> list[tuple[int, int]]:
-        """The options of ``state`` whose value is ``target`` (0: the winning moves).
+        """List the options of ``state`` whose value is ``target`` (0: the winning moves).
 
+        Parameters
+        ----------
+        state : tuple of int
+            The position ``(a, b)``.
+        target : int, default 0
+            The value looked for.
+
+        Returns
+        -------
+        list of tuple of int
+            Those options, in the order of :meth:`options`.
+
+        Raises
+        ------
+        TypeError
+            When ``state`` is not a pair of integers.
+        ValueError
+            When ``state`` does not have two entries, or an entry is negative or not below 2**64.
+        MemoryError
+            When the grid of values up to ``state`` cannot be held in memory.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().winning_options((4, 4))
         [(0, 0)]
@@ -206,8 +334,27 @@ class TwoHeapGame(GridGame):
         return [o for o, v in zip(opts, vals, strict=True) if v == target]
 
     def row(self, a: int) -> TwoHeapRow:
-        """Row ``a``: the sequence G(a, 0), G(a, 1), ... as a game-like object.
+        """Return row ``a``: the sequence G(a, 0), G(a, 1), ... as a game-like object.
 
+        Parameters
+        ----------
+        a : int
+            The first heap.
+
+        Returns
+        -------
+        TwoHeapRow
+            The row, with ``values``, ``value`` and ``periodicity``.
+
+        Raises
+        ------
+        TypeError
+            When ``a`` is not an integer.
+        ValueError
+            When ``a`` is negative or not below 2**64.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().row(1).values(9).tolist()
         [1, 2, 0, 4, 5, 3, 7, 8, 6]
@@ -238,6 +385,17 @@ class TwoHeapGame(GridGame):
 class TwoHeapRow:
     """Row ``a`` of a two-heap game: the sequence G(a, 0), G(a, 1), ...
 
+    Made by :meth:`TwoHeapGame.row`, which checks ``a``.
+
+    Parameters
+    ----------
+    game : TwoHeapGame
+        The game.
+    a : int
+        The first heap, fixed along the row.
+
+    Examples
+    --------
     >>> import grundy as gr
     >>> p = gr.wythoff().row(1).periodicity()
     >>> p.period, p.saltus, p.proven
@@ -248,8 +406,29 @@ class TwoHeapRow:
         self.game, self.a = game, a
 
     def values(self, n: int) -> np.ndarray:
-        """G(a, 0..n-1).
+        """Return G(a, 0..n-1).
 
+        Parameters
+        ----------
+        n : int
+            How many values.
+
+        Returns
+        -------
+        numpy.ndarray
+            The values along the row (``uint32``).
+
+        Raises
+        ------
+        TypeError
+            When ``n`` is not an integer.
+        ValueError
+            When ``n`` is negative.
+        MemoryError
+            When the grid of values cannot be held in memory.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().row(0).values(5).tolist()
         [0, 1, 2, 3, 4]
@@ -259,8 +438,29 @@ class TwoHeapRow:
         return row
 
     def value(self, b: int) -> int:
-        """G(a, b).
+        """Return G(a, b).
 
+        Parameters
+        ----------
+        b : int
+            The second heap.
+
+        Returns
+        -------
+        int
+            G(a, b).
+
+        Raises
+        ------
+        TypeError
+            As :meth:`TwoHeapGame.value` raises them.
+        ValueError
+            As :meth:`TwoHeapGame.value` raises them.
+        MemoryError
+            As :meth:`TwoHeapGame.value` raises them.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().row(2).value(1)
         0
@@ -268,12 +468,30 @@ class TwoHeapRow:
         return self.game.value((self.a, b))
 
     def periodicity(self, max_n: int = ROW_MAX_N) -> Periodicity:
-        """Where G(a, b + period) = G(a, b) + saltus starts, observed in ``G(a, 0..max_n-1)``.
+        """Find where G(a, b + period) = G(a, b) + saltus starts, observed in ``G(a, 0..max_n-1)``.
 
-        Uses the period detection of the heap games; nothing is proven (no periodicity theorem
-        is known to grundy for two-heap rows), so ``proven`` is False and the certificate says
-        what was observed.
+        Uses the period detection of the heap games; nothing is proven (no periodicity theorem is known
+        to grundy for two-heap rows), so ``proven`` is False and the certificate says what was observed.
 
+        Parameters
+        ----------
+        max_n : int, optional
+            How many values of the row are examined (default ``ROW_MAX_N``, 4096).
+
+        Returns
+        -------
+        Periodicity
+            The period observed, or one with ``period`` None.
+
+        Raises
+        ------
+        TypeError
+            When ``max_n`` is not an integer.
+        ValueError
+            When ``max_n`` is negative.
+
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.wythoff().row(0).periodicity().certificate.startswith("observed only")
         True
@@ -295,6 +513,13 @@ class TwoHeapRow:
 def wythoff() -> TwoHeapGame:
     """Wythoff's game: take any number from one heap, or the same number from both.
 
+    Returns
+    -------
+    TwoHeapGame
+        ``TwoHeapGame([(1, 0), (0, 1), (1, 1)], unbounded=True, name="Wythoff")``.
+
+    Examples
+    --------
     >>> import grundy as gr
     >>> g = gr.wythoff()
     >>> [(a, b) for a in range(6) for b in range(a, 6) if g.value((a, b)) == 0]
