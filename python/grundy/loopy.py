@@ -79,6 +79,13 @@ class Infinity:
     K : iterable of int, optional
         The finite values of the options (non-negative integers); empty by default.
 
+    Raises
+    ------
+    TypeError
+        When ``K`` is not an iterable (a string counts as none).
+    ValueError
+        When a member of ``K`` is not a non-negative integer.
+
     Examples
     --------
     >>> import grundy as gr
@@ -92,6 +99,7 @@ class Infinity:
     """
 
     __slots__ = ("K",)
+    #: The finite values among the position's options, a frozenset of non-negative ints.
     K: frozenset[int]
 
     def __init__(self, K: Iterable[int] = ()) -> None:
@@ -109,7 +117,17 @@ class Infinity:
 
     @property
     def outcome(self) -> str:
-        """'N' when 0 is in K (a move to a P-position exists), else 'D' (a draw)."""
+        """The outcome in normal play: 'N' when 0 is in K (a move to a P-position exists), else 'D'.
+
+        An infinite value is never 'P': the player to move either wins by moving to an option of
+        value 0, or can keep the game going forever (a draw, 'D').
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.Infinity({0, 2}).outcome, gr.Infinity({1, 2}).outcome, gr.Infinity().outcome
+        ('N', 'D', 'D')
+        """
         return "N" if 0 in self.K else "D"
 
     def __xor__(self, y: int) -> Infinity:
@@ -170,8 +188,20 @@ def value_outcome(value: Value | None, *, misere: bool = False) -> str:
     ----------
     value : int, Infinity or None
         The generalized value.
-    misere : bool
-        Must be False: misère play of loopy games raises ValueError.
+    misere : bool, default False
+        Must be False: misère play of loopy games is not supported.
+
+    Returns
+    -------
+    str
+        'P' (the player to move loses), 'N' (the player to move wins) or 'D' (a draw).
+
+    Raises
+    ------
+    TypeError
+        When ``value`` is neither a non-negative int, an :class:`Infinity` nor None.
+    ValueError
+        When ``misere`` is true.
 
     Examples
     --------
@@ -203,6 +233,12 @@ def sum_value(values: Iterable[Value]) -> Value | None:
     Returns
     -------
     int, Infinity or None
+        The sum's generalized value; None when two or more components are infinite (a draw).
+
+    Raises
+    ------
+    TypeError
+        When a value is neither a non-negative int nor an :class:`Infinity`.
 
     Examples
     --------
@@ -235,8 +271,20 @@ def sum_outcome(values: Iterable[Value], *, misere: bool = False) -> str:
     ----------
     values : iterable of int or Infinity
         The components' values.
-    misere : bool
-        Must be False: misère play of loopy games raises ValueError.
+    misere : bool, default False
+        Must be False: misère play of loopy games is not supported.
+
+    Returns
+    -------
+    str
+        'P' (the player to move loses), 'N' (the player to move wins) or 'D' (a draw).
+
+    Raises
+    ------
+    TypeError
+        When a value is neither a non-negative int nor an :class:`Infinity`.
+    ValueError
+        When ``misere`` is true.
 
     Examples
     --------
@@ -280,13 +328,23 @@ def winning_options(
         The index of the component moved in.
     option_values : iterable of int or Infinity
         The generalized values of that component's options.
-    misere : bool
-        Must be False: misère play of loopy games raises ValueError.
+    misere : bool, default False
+        Must be False: misère play of loopy games is not supported.
 
     Returns
     -------
     list of int
         Indices into ``option_values``.
+
+    Raises
+    ------
+    TypeError
+        When ``component`` is not an integer, or a value is neither a non-negative int nor an
+        :class:`Infinity`.
+    IndexError
+        When ``component`` is not an index of ``values``.
+    ValueError
+        When ``misere`` is true.
 
     Examples
     --------
@@ -319,13 +377,23 @@ def drawing_options(
         The index of the component moved in.
     option_values : iterable of int or Infinity
         The generalized values of that component's options.
-    misere : bool
-        Must be False: misère play of loopy games raises ValueError.
+    misere : bool, default False
+        Must be False: misère play of loopy games is not supported.
 
     Returns
     -------
     list of int
         Indices into ``option_values``.
+
+    Raises
+    ------
+    TypeError
+        When ``component`` is not an integer, or a value is neither a non-negative int nor an
+        :class:`Infinity`.
+    IndexError
+        When ``component`` is not an index of ``values``.
+    ValueError
+        When ``misere`` is true.
 
     Examples
     --------
@@ -375,6 +443,31 @@ def generalized_values(graph: GameGraph, threads: int | None = None, progress: b
 
     This is :meth:`grundy.GameGraph.generalized_values`; see there.
 
+    Parameters
+    ----------
+    graph : GameGraph
+        The game graph.
+    threads : int, optional
+        The threads of the parallel parts (default: all cores, or ``RAYON_NUM_THREADS``).
+    progress : bool or None, optional
+        True shows a progress bar, False never, None (default) after a second.
+
+    Returns
+    -------
+    GeneralizedValues
+        The value and outcome of every vertex.
+
+    Raises
+    ------
+    TypeError
+        When ``threads`` is not an integer or ``progress`` not a bool or None.
+    ValueError
+        When ``threads`` is 0 or negative.
+    MemoryError
+        When the computation cannot be held in memory.
+    KeyboardInterrupt
+        On Ctrl-C.
+
     Examples
     --------
     >>> import grundy as gr
@@ -396,9 +489,21 @@ def generalized_values(graph: GameGraph, threads: int | None = None, progress: b
 class GeneralizedValues:
     """Generalized Sprague-Grundy values of a game graph: a finite int or ``Infinity(K)`` per vertex.
 
-    Made by :meth:`grundy.GameGraph.generalized_values`. :meth:`value` and :meth:`outcome` answer
+    Made by :meth:`grundy.GameGraph.generalized_values` and
+    :meth:`grundy.StateGame.generalized_values` (there the vertices are the explored states, in the
+    order they were found); not meant to be made by hand. :meth:`value` and :meth:`outcome` answer
     per vertex label; :attr:`is_finite`, :attr:`finite` and :meth:`outcomes` give numpy arrays
     indexed by vertex id.
+
+    Parameters
+    ----------
+    graph : GameGraph
+        The game graph the values are of (for a :class:`~grundy.StateGame`, a read-only view of its
+        explored states with the same ``labels``, ``vertex`` and ``options``).
+    values : numpy.ndarray
+        The core's uint32 value of every vertex, by vertex id, with ``2**32 - 1`` for infinite ones.
+    outcomes : numpy.ndarray
+        The core's outcome code of every vertex, by vertex id: 0 for P, 1 for N, 2 for D.
 
     Examples
     --------
@@ -420,7 +525,19 @@ class GeneralizedValues:
 
     @property
     def graph(self) -> GameGraph:
-        """The game graph these are the values of."""
+        """The game graph these are the values of.
+
+        For the values of a :class:`~grundy.StateGame`, a read-only view of its states explored
+        when the values were computed, with the graph's ``labels``, ``vertex`` and ``options``.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> g = gr.GameGraph({"s": ["s"], "t": []})
+        >>> gv = g.generalized_values()
+        >>> gv.graph is g, gv.graph.labels
+        (True, ['s', 't'])
+        """
         return self._graph
 
     def __len__(self) -> int:
@@ -429,7 +546,20 @@ class GeneralizedValues:
     def value(self, label: Hashable) -> Value:
         """The generalized value of a vertex.
 
-        An int, or ``Infinity(K)`` with K the finite values of its options.
+        Parameters
+        ----------
+        label : hashable
+            The vertex's label.
+
+        Returns
+        -------
+        int or Infinity
+            Its finite value, or ``Infinity(K)`` with K the finite values of its options.
+
+        Raises
+        ------
+        KeyError
+            When no vertex has this label.
 
         Examples
         --------
@@ -449,7 +579,26 @@ class GeneralizedValues:
         return self.value(label)
 
     def outcome(self, label: Hashable, *, misere: bool = False) -> str:
-        """'P' (the player to move loses), 'N' (the player to move wins) or 'D' (a draw).
+        """The outcome of a vertex in normal play: 'P', 'N' or 'D'.
+
+        Parameters
+        ----------
+        label : hashable
+            The vertex's label.
+        misere : bool, default False
+            Must be False: misère play of loopy games is not supported.
+
+        Returns
+        -------
+        str
+            'P' (the player to move loses), 'N' (the player to move wins) or 'D' (a draw).
+
+        Raises
+        ------
+        KeyError
+            When no vertex has this label.
+        ValueError
+            When ``misere`` is true.
 
         Examples
         --------
@@ -464,6 +613,11 @@ class GeneralizedValues:
     def outcomes(self) -> np.ndarray:
         """The outcome of every vertex, by vertex id, as an array of 'P', 'N', 'D'.
 
+        Returns
+        -------
+        numpy.ndarray
+            A new array of one-letter strings (dtype ``<U1``), one per vertex.
+
         Examples
         --------
         >>> import grundy as gr
@@ -475,7 +629,7 @@ class GeneralizedValues:
 
     @property
     def is_finite(self) -> np.ndarray:
-        """A bool array, by vertex id: True where the value is finite.
+        """Whether each vertex's value is finite, as a bool array by vertex id (a copy).
 
         Examples
         --------
@@ -505,7 +659,12 @@ class GeneralizedValues:
         return out
 
     def values_by_label(self) -> dict[Hashable, Value]:
-        """``{label: generalized value}`` for every vertex, in vertex id order.
+        """The generalized value of every vertex, by label.
+
+        Returns
+        -------
+        dict
+            ``{label: value}`` (an int or an :class:`Infinity`) for every vertex, in vertex id order.
 
         Examples
         --------
@@ -516,7 +675,23 @@ class GeneralizedValues:
         return {x: self.value(x) for x in self._graph.labels}
 
     def winning_options(self, label: Hashable) -> list[Hashable]:
-        """The options of a vertex that are P-positions (the winning moves; [] unless it is N).
+        """The options of a vertex that are P-positions: its winning moves.
+
+        Parameters
+        ----------
+        label : hashable
+            The vertex's label.
+
+        Returns
+        -------
+        list
+            The labels of those options, in the order of :meth:`grundy.GameGraph.options`; [] unless
+            the vertex is an N-position.
+
+        Raises
+        ------
+        KeyError
+            When no vertex has this label.
 
         Examples
         --------
@@ -527,7 +702,26 @@ class GeneralizedValues:
         return self._options_by(label, winning_options)
 
     def drawing_options(self, label: Hashable) -> list[Hashable]:
-        """For a vertex that is a draw, the options that keep the draw ([] otherwise).
+        """For a vertex that is a draw, the options that keep the draw.
+
+        The player to move at a draw cannot win; moving to another draw keeps the game from being
+        lost (a move to an N-position loses).
+
+        Parameters
+        ----------
+        label : hashable
+            The vertex's label.
+
+        Returns
+        -------
+        list
+            The labels of the options that are draws, in the order of
+            :meth:`grundy.GameGraph.options`; [] unless the vertex is a draw.
+
+        Raises
+        ------
+        KeyError
+            When no vertex has this label.
 
         Examples
         --------
@@ -545,6 +739,11 @@ class GeneralizedValues:
 
     def counts(self) -> dict[str, int]:
         """How many vertices are finite, infinite, P, N and D.
+
+        Returns
+        -------
+        dict
+            ``{"finite": ..., "infinite": ..., "P": ..., "N": ..., "D": ...}``, counts of vertices.
 
         Examples
         --------

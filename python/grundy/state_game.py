@@ -200,6 +200,8 @@ class StateGame(GridGame):
     def num_states(self) -> int:
         """Distinct canonical states explored (and solved) so far.
 
+        Examples
+        --------
         >>> import grundy as gr
         >>> g = gr.StateGame(lambda n: range(n))
         >>> g.value(10), g.num_states
@@ -211,6 +213,8 @@ class StateGame(GridGame):
     def loopy(self) -> bool:
         """Whether the game was made with ``loopy=True`` (cycles allowed, generalized values).
 
+        Examples
+        --------
         >>> import grundy as gr
         >>> gr.StateGame(lambda n: range(n)).loopy, gr.StateGame(lambda n: [n], loopy=True).loopy
         (False, True)
@@ -280,11 +284,14 @@ class StateGame(GridGame):
         Returns
         -------
         GeneralizedValues
+            The value and outcome of every explored state, labelled by the canonical states.
 
         Raises
         ------
         ValueError
             When the game is not loopy.
+        TypeError
+            When ``states`` is not an iterable of states.
 
         Examples
         --------
@@ -647,6 +654,7 @@ class StateGame(GridGame):
         Returns
         -------
         matplotlib.axes.Axes
+            The Axes drawn into.
 
         Examples
         --------
