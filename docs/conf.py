@@ -1,6 +1,6 @@
 """Sphinx configuration for the grundy documentation.
 
-Build with ``sphinx-build -n -W --keep-going -b html docs docs/_build/html`` after installing the
+Build with ``sphinx-build -q -n -W --keep-going -b html docs docs/_build/html`` after installing the
 package with its ``docs`` extra (``pip install -e ".[docs]"``); ``-n`` (nitpicky) makes every
 cross-reference that does not resolve an error, as in ``.ci/run``.
 
@@ -112,12 +112,6 @@ nitpick_ignore = [
     ),
 ]
 nitpick_ignore_regex = [("py:class", r"grundy\._[a-z_]+\.[A-Za-z_]+")]
-# grundy/loopy.py (changed by another session while the rest was converted to numpydoc): its
-# property GeneralizedValues.is_finite starts "A bool array, by vertex id: ...", which napoleon
-# reads as a type, and Infinity's docstring refers to K, which has no docstring. Remove these once
-# loopy.py's docstrings are converted.
-nitpick_ignore += [("py:class", "A bool array"), ("py:class", "by vertex id"), ("py:attr", "K")]
-
 myst_enable_extensions = ["colon_fence", "dollarmath", "deflist"]
 myst_heading_anchors = 3
 

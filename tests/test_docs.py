@@ -1,6 +1,6 @@
 """The built documentation site documents every public name.
 
-``.ci/run`` builds the site (``sphinx-build -W --keep-going -b html docs docs/_build/html``), then
+``.ci/run`` builds the site (``sphinx-build -q -n -W --keep-going -b html docs docs/_build/html``), then
 runs this file with ``GRUNDY_DOCS_REQUIRE=1``, so in CI these tests never skip. Elsewhere they skip,
 saying so, when no site has been built; point ``GRUNDY_DOCS_HTML`` at a site built elsewhere to
 check that one.
@@ -22,9 +22,8 @@ BUILT = (SITE / "api" / "index.html").exists()
 # .ci/run sets GRUNDY_DOCS_REQUIRE=1 after building the site: there a missing site is a failure.
 if os.environ.get("GRUNDY_DOCS_REQUIRE") and not BUILT:
     raise RuntimeError(f"GRUNDY_DOCS_REQUIRE is set but no documentation is built at {SITE}")
-pytestmark = pytest.mark.skipif(
-    not BUILT, reason=f"the documentation is not built at {SITE} (sphinx-build -b html docs docs/_build/html)"
-)
+BUILD = "sphinx-build -q -n -W --keep-going -b html docs docs/_build/html"  # as in .ci/run
+needs_site = pytest.mark.skipif(not BUILT, reason=f"the documentation is not built at {SITE} ({BUILD})")
 
 
 class Anchors(HTMLParser):
@@ -48,6 +47,7 @@ def page(path: str) -> str:
     return (SITE / path).read_text(encoding="utf-8")
 
 
+@needs_site
 @pytest.mark.parametrize("name", grundy.__all__)
 def test_every_public_name_has_an_api_page(name):
     # The page's object description carries the anchor id "grundy.NAME" (Sphinx's target for it).
@@ -57,6 +57,7 @@ def test_every_public_name_has_an_api_page(name):
     assert f"grundy.{name}" in anchors.ids, f"{path} does not document grundy.{name}"
 
 
+@needs_site
 def test_the_api_index_links_every_public_name():
     hrefs = Anchors(page("api/index.html")).hrefs
     linked = {m.group(1) for h in hrefs if (m := re.match(r"generated/grundy\.([^#]+)\.html", h))}
@@ -64,6 +65,7 @@ def test_the_api_index_links_every_public_name():
     assert not missing, f"names of grundy.__all__ missing from the API index: {missing}"
 
 
+@needs_site
 def test_public_names_document_themselves_not_their_type():
     # A constant must not be described by the docstring of int or str (autodoc's fallback).
     for name in grundy.__all__:
@@ -75,6 +77,7 @@ def test_public_names_document_themselves_not_their_type():
         assert first_line not in text, f"grundy.{name} is described by the docstring of {type(obj).__name__}"
 
 
+@needs_site
 def test_every_notebook_is_rendered_with_outputs():
     notebooks = sorted((ROOT / "examples").glob("*.ipynb"))
     assert notebooks
@@ -84,6 +87,21 @@ def test_every_notebook_is_rendered_with_outputs():
         assert "cell_output" in path.read_text(encoding="utf-8"), f"{nb.name} is rendered without outputs"
 
 
+@needs_site
 def test_the_guide_pages_are_built():
     for md in sorted((ROOT / "docs" / "guide").glob("*.md")):
         assert (SITE / "guide" / f"{md.stem}.html").exists(), f"docs/guide/{md.name} is not in the built site"
+
+
+def test_the_docs_build_command_is_the_one_ci_runs():
+    # The README and this file show the build command of .ci/run (nitpicky -n included), not an
+    # older one. Needs the checkout: the wheel check runs a copy of tests/ without .ci/ or README.md.
+    ci, readme = ROOT / ".ci" / "run", ROOT / "README.md"
+    if not (ci.exists() and readme.exists()):
+        pytest.skip("not run from a checkout (no .ci/run or README.md)")
+    commands = re.findall(r"^\s*(sphinx-build .*)$", ci.read_text(encoding="utf-8"), re.MULTILINE)
+    assert len(commands) == 1, commands
+    command = commands[0].strip()
+    assert " -n " in command and " -W " in command
+    assert command in readme.read_text(encoding="utf-8"), f"README.md does not show {command!r}"
+    assert command in (__doc__ or ""), f"tests/test_docs.py's docstring does not show {command!r}"

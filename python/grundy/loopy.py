@@ -70,7 +70,7 @@ _HTML_ROWS = 12
 class Infinity:
     """An infinite generalized Sprague-Grundy value ``Infinity(K)``.
 
-    K (:attr:`K`) is the set of finite values among the position's options. Such a position is an
+    :attr:`K` is the set of finite values among the position's options. Such a position is an
     N-position when 0 is in K (moving to a 0 wins), and a draw otherwise. Adding a finite value y
     gives ``Infinity({k ^ y for k in K})`` (also written ``inf ^ y``).
 
@@ -117,7 +117,7 @@ class Infinity:
 
     @property
     def outcome(self) -> str:
-        """The outcome in normal play: 'N' when 0 is in K (a move to a P-position exists), else 'D'.
+        """The outcome in normal play, 'N' when 0 is in K (a move to a P-position exists), else 'D'.
 
         An infinite value is never 'P': the player to move either wins by moving to an option of
         value 0, or can keep the game going forever (a draw, 'D').

@@ -644,7 +644,7 @@ class StateGame(GridGame):
         ----------
         rows, cols : int
             The grid's size.
-        ax : matplotlib Axes, optional
+        ax : matplotlib.axes.Axes, optional
             Where to draw (a new figure by default).
         state : callable, optional
             Maps a cell ``(i, j)`` to the state it shows (by default the pair itself).
