@@ -528,3 +528,47 @@ def escape_move(move):
     from html import escape
 
     return escape(str(move))
+
+
+#: The hand-worked loopy graph of grundy/loopy.py's docstring, values from Smith's definition:
+#: t = 0, s = Infinity() (s -> s), u = Infinity({0}) (u -> u, u -> t), a = 0, b = 1 (a <-> b, b -> t).
+LOOPY_HAND = {"t": [], "s": ["s"], "u": ["u", "t"], "a": ["b"], "b": ["a", "t"]}
+
+
+def html_rows(pos):
+    """The (label, text) rows of a position's notebook card, with HTML entities decoded."""
+    import html
+    import re
+
+    cells = re.findall(r"<th[^>]*>([^<]*)</th><td[^>]*>([^<]*)</td>", pos._repr_html_())
+    return {html.unescape(k): html.unescape(v) for k, v in cells}
+
+
+@pytest.mark.parametrize("kind", ["graph", "state game"])
+@pytest.mark.parametrize(
+    ("components", "value", "outcome"),
+    [
+        (["u", "a"], "∞(0)", "N"),  # Infinity({0}) + 0: move u -> t
+        (["u", "b"], "∞(1)", "D"),  # Infinity({0}) + 1 = Infinity({1}): no move to 0
+        (["u", "u"], None, "D"),  # two infinite components: a draw, no value
+        (["s"], "∞()", "D"),
+        (["b", "b"], "0", "P"),  # finite values of a loopy game still add by XOR
+        (["b", "t"], "1", "N"),
+    ],
+)
+def test_position_html_of_a_loopy_sum_shows_its_generalized_value_not_an_error(kind, components, value, outcome):
+    game = gr.GameGraph(LOOPY_HAND) if kind == "graph" else gr.StateGame(LOOPY_HAND.__getitem__, loopy=True)
+    pos = gr.Position(game, components)
+    rows = html_rows(pos)
+    assert rows["nim-sum"] == "no nim-sum (loopy component)"
+    assert "Grundy value" not in pos._repr_html_()  # not the error text of Position.grundy
+    if value is None:
+        assert rows["generalized value"] == "none: two or more infinite components"
+    else:
+        assert rows["generalized value"] == value
+    assert rows["outcome"][0] == outcome == pos.outcome()
+    if outcome == "N":
+        assert rows["winning move"] == str(pos.winning_move())
+        assert pos.play(pos.winning_move()).outcome() == "P"
+    else:
+        assert "winning move" not in rows

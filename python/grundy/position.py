@@ -199,31 +199,50 @@ class Position:
         return "Position(" + " + ".join(f"{b.label()}: {_short(b.items())}" for b in self._blocks) + ")"
 
     def _repr_html_(self) -> str:
-        """Show the components, the nim-sum, the outcome and one winning move (notebook display)."""
+        """Show the components, the nim-sum, the outcome and one winning move (notebook display).
+
+        A sum with a loopy component has no nim-sum: it shows the generalized value of the sum
+        instead (none when two or more components are infinite) and its outcome, a draw included.
+        """
+        title = f"Position of {len(self)} components"
         rows = [(b.label(), escape(_short(b.items()))) for b in self._blocks]
         try:
-            x = self.grundy
+            loopy = self._loopy()
+            if loopy is None:
+                x = self.grundy
+                rows.append(("nim-sum", str(x)))
+                outcome = "N" if x else "P"
+            else:  # no Grundy value: the sum's generalized value where it has one, and its outcome
+                value = sum_value(loopy)
+                shown = "none: two or more infinite components" if value is None else escape(str(value))
+                rows += [("nim-sum", "no nim-sum (loopy component)"), ("generalized value", shown)]
+                outcome = sum_outcome(loopy)
         except ValueError as e:  # e.g. a heap past the computed values with no proven period
             rows.append(("nim-sum", escape(str(e))))
-            return _display.card(f"Position of {len(self)} components", rows)
-        rows.append(("nim-sum", str(x)))
-        rows.append(("outcome", "P: the player to move loses" if x == 0 else "N: the player to move wins"))
-        if x:
+            return _display.card(title, rows)
+        says = {
+            "P": "P: the player to move loses",
+            "N": "N: the player to move wins",
+            "D": "D: a draw (drawing_moves() lists the moves that keep it one)",
+        }
+        rows.append(("outcome", says[outcome]))
+        if outcome == "N":
             try:
                 move = self.winning_move()
                 rows.append(("winning move", escape(str(move))))
             except ValueError as e:
                 rows.append(("winning move", escape(str(e))))
-        return _display.card(f"Position of {len(self)} components", rows)
+        return _display.card(title, rows)
 
     # -- values and outcomes --------------------------------------------------------------------
     @property
     def grundy(self) -> int:
         """The Grundy value of the sum, the XOR of its components' values.
 
-        Reading it raises ValueError when a component is loopy (a vertex of a graph with a cycle: the sum
-        has a generalized value, not a Grundy value) and :class:`~grundy.NoPeriodError` for a heap too large
-        to compute directly in a game with no proven period.
+        Reading it raises ValueError when a component is loopy (a vertex of a graph with a cycle, or a
+        state of a loopy :class:`~grundy.StateGame`: the sum has a generalized value, not a Grundy
+        value) and :class:`~grundy.NoPeriodError` for a heap too large to compute directly in a game
+        with no proven period.
 
         Examples
         --------
@@ -248,7 +267,8 @@ class Position:
 
         Normal play: P exactly when :attr:`grundy` is 0. Misère play (the player who cannot move wins):
         Nim by its exact rule, anything else by exhaustive search over the positions reachable from this
-        one. A sum with a loopy component (a vertex of a graph with a cycle) may also be ``"D"``, a draw.
+        one. A sum with a loopy component (a vertex of a graph with a cycle, or a state of a loopy
+        :class:`~grundy.StateGame`) may also be ``"D"``, a draw.
 
         Parameters
         ----------
@@ -517,8 +537,9 @@ class Position:
     def drawing_moves(self, *, limit: int = MAX_LISTED_MOVES) -> list[Move]:
         """List the moves that keep a drawn position drawn (empty unless :meth:`outcome` is ``"D"``).
 
-        Only sums with a loopy component (a :class:`~grundy.GameGraph` with a cycle) can be draws: from
-        a draw, the player to move cannot win, and should keep the game going with one of these moves.
+        Only sums with a loopy component (a vertex of a :class:`~grundy.GameGraph` with a cycle, or a
+        state of a :class:`~grundy.StateGame` made with ``loopy=True``) can be draws: from a draw, the
+        player to move cannot win, and should keep the game going with one of these moves.
 
         Parameters
         ----------
