@@ -13,6 +13,7 @@ pub mod error;
 pub mod graph;
 pub mod loopy;
 pub mod memory;
+pub mod misere_quotient;
 pub mod nim;
 pub mod periodicity;
 pub mod position;

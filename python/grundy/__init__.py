@@ -29,6 +29,7 @@ from .graph import GameGraph
 from .heap_game import HeapGame
 from .io import load, save
 from .loopy import GeneralizedValues, Infinity, drawing_options, sum_outcome, sum_value, value_outcome, winning_options
+from .misere_quotient import MisereQuotient, PretendingPeriod, misere_quotient
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
 from .state_game import StateGame
@@ -71,4 +72,7 @@ __all__ = [
     "sum_value",
     "value_outcome",
     "winning_options",
+    "MisereQuotient",
+    "PretendingPeriod",
+    "misere_quotient",
 ]

@@ -169,6 +169,10 @@ class Block(Protocol):
         """Whether this block alone is a misère P-position, when the game decides that itself; else None."""
         ...
 
+    def misere_winning(self, start: int) -> list[Move] | None:
+        """Return the misère winning moves when the block is the whole sum and plays misère itself, else None."""
+        ...
+
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
         """The core's view of the game for the exhaustive misère search and the components' ids there."""
         ...
@@ -413,8 +417,25 @@ class HeapBlock:
         return self.game._nim_after(h)
 
     def misere_p(self, limit: int) -> bool | None:
-        """Return None: the core's misère search decides."""
-        return None
+        """Return the misère outcome through the game's misère quotient when one is cached or cheap, else None."""
+        q = self._quotient()
+        return None if q is None else q.outcome(self.heaps) == "P"
+
+    def misere_winning(self, start: int) -> list[Move] | None:
+        """Return the misère winning moves through the game's misère quotient, or None without one."""
+        q = self._quotient()
+        if q is None:
+            return None
+        return [Move(start + m.component, m.before, m.after) for m in q.winning_moves(self.heaps)]
+
+    def _quotient(self) -> Any:
+        from .misere_quotient import cached_quotient
+
+        if self.game.is_nim or not self.heaps.size:
+            return None
+        top = int(self.heaps.max())
+        q = cached_quotient(self.game, top)
+        return q if q is not None and q.max_heap >= top else None
 
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
         """Return the rule for the misère search (a table of options for Python rules) and the heaps."""
@@ -557,6 +578,10 @@ class GraphBlock:
 
     def misere_p(self, limit: int) -> bool | None:
         """Return None: the core's misère search decides."""
+        return None
+
+    def misere_winning(self, start: int) -> list[Move] | None:
+        """Return None: the exhaustive misère search finds the moves."""
         return None
 
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
@@ -710,6 +735,10 @@ class StateBlock:
     def misere_p(self, limit: int) -> bool:
         """Whether this block alone, as a sum, is a misère P-position (the game decides)."""
         return bool(self.game._misere_sum_p(self.states, limit))
+
+    def misere_winning(self, start: int) -> list[Move] | None:
+        """Return None: the exhaustive misère search finds the moves."""
+        return None
 
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
         """Refuse: the core's misère search takes heap games and graphs, not state games."""

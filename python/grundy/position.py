@@ -602,6 +602,12 @@ class Position:
         return is_p
 
     def _misere_moves(self, limit: int) -> Iterator[Move]:
+        if len(self._blocks) == 1:
+            # A block that plays misère sums itself (a heap game through its misère quotient).
+            moves = self._blocks[0].misere_winning(0)
+            if moves is not None:
+                yield from moves
+                return
         if len(self._blocks) == 1 and self._blocks[0].misere_p(limit) is not None:
             # The game decides misère outcomes itself: every move to a misère P-position.
             for m in self._moves(Work(_UNLIMITED, "winning moves")):

@@ -3,6 +3,7 @@
 
 mod graph;
 mod loopy;
+mod misere;
 mod position;
 mod sequence;
 mod state;
@@ -238,5 +239,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(two_heap::scan_period, m)?)?;
     m.add_function(wrap_pyfunction!(loopy::generalized_values, m)?)?;
     m.add_function(wrap_pyfunction!(loopy::generalized_values_csr, m)?)?;
+    m.add_class::<misere::MisereQuotient>()?;
+    m.add_function(wrap_pyfunction!(misere::misere_quotient, m)?)?;
     Ok(())
 }

@@ -175,7 +175,7 @@ pub fn outcomes<'py>(
 }
 
 /// The core games of a list of HeapRule, OptionTable and Graph objects.
-fn misere_games<'a>(games: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<MisereGame<'a>>> {
+pub(super) fn misere_games<'a>(games: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<MisereGame<'a>>> {
     games
         .iter()
         .map(|g| {

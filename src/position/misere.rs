@@ -158,6 +158,46 @@ impl MisereGame<'_> {
         }
     }
 
+    /// The options of every heap `0..=max_heap`, each as the sorted heaps it leaves. Made for
+    /// [`crate::misere_quotient`], which needs every option of every heap up to a bound.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a graph (its vertices are not heap sizes) or a heap past a table;
+    /// [`Error::Memory`] when the lists would not fit; the error of the control.
+    pub fn option_lists(&self, max_heap: u64, ctl: &dyn Control) -> Result<Vec<Vec<Vec<u32>>>> {
+        if let MisereGame::Graph(_) = self {
+            return Err(Error::Invalid(
+                "option lists are for heap games, not game graphs".into(),
+            ));
+        }
+        if max_heap >= u32::MAX as u64 {
+            return Err(Error::Invalid(format!(
+                "max_heap = {max_heap} is too large"
+            )));
+        }
+        self.check(max_heap)?;
+        let mut lists: Vec<Vec<Vec<u32>>> = Vec::with_capacity(max_heap as usize + 1);
+        let mut count = 0u64;
+        for n in 0..=max_heap {
+            ctl.check(n, max_heap + 1)?;
+            let mut opts: Vec<Vec<u32>> = Vec::new();
+            self.for_each_option(n, &mut |parts| {
+                let mut o: Vec<u32> = parts.iter().map(|&p| p as u32).collect();
+                o.sort_unstable();
+                count += o.len() as u64 + 1;
+                if count % (1 << 20) == 0 {
+                    crate::memory::check(count * 8)?;
+                }
+                opts.push(o);
+                Ok(())
+            })?;
+            opts.sort_unstable();
+            opts.dedup();
+            lists.push(opts);
+        }
+        Ok(lists)
+    }
+
     fn has_option(&self, x: u64) -> Result<bool> {
         Ok(match *self {
             MisereGame::Rule(rule) => {

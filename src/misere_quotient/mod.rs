@@ -1,0 +1,1065 @@
+//! Misère quotients of heap games (Plambeck 2005; Plambeck and Siegel 2008).
+//!
+//! Under misère play two sums `X` and `Y` of heaps are *indistinguishable* when `X + Z` and
+//! `Y + Z` have the same outcome for every sum `Z`. The classes form a commutative monoid, the
+//! misère quotient `Q`, with its P-portion (the classes of P-positions) and the pretending
+//! function (heap size → class). Seen from automata theory, the P-positions are a commutative
+//! language over the alphabet of heap sizes and `Q` is its minimal automaton: the classes are
+//! the Nerode classes, and since the language is commutative they multiply.
+//!
+//! # How it is computed, and why it is exact
+//! Heaps are added one size at a time. For each size `n` the quotient of all sums of heaps
+//! `≤ n` is *learned* and then *proven*:
+//!
+//! * **Learning** is Angluin's L* with Rivest and Schapire's handling of counterexamples. Its
+//!   rows are sums (access words), its columns test sums, and an entry is the misère outcome
+//!   of their sum, found by a memoised search in which every sum of heaps `< n` is evaluated
+//!   through the quotient already proven for them. Two rows that differ are two classes that a
+//!   sum tells apart, so the hypothesis never has more elements than the true quotient.
+//! * **Proving** a hypothesis `(Q, P, φ)` means showing `o⁻(X) = P ⇔ φ(X) ∈ P` for every sum
+//!   `X` (then `Q` is the quotient, being reduced). By induction on `X` this holds when, for
+//!   every `X ≠ 0`, `φ(X) ∈ P` exactly when no option of `X` maps into `P`, and `1 ∉ P`. The
+//!   options of `X` depend on more than `φ(X)`, but the set
+//!   `U(X) = { z ∈ Q : some option X' of X has φ(X')·z ∈ P }` is carried exactly by a finite
+//!   automaton: adding a heap `g` gives `φ(X + g) = φ(X)·φ(g)` and
+//!   `U(X + g) = { z : φ(g)·z ∈ U(X) } ∪ { z : some option g' of g has φ(X)·φ(g')·z ∈ P }`.
+//!   A breadth-first search over the reachable pairs `(φ(X), U(X))` checks `φ(X) ∈ P ⇔
+//!   1 ∉ U(X)` at each; it is a proof, not a sample. A failure names a sum `X`; the outcome
+//!   search finds a sum (`X` or one of its options) that the hypothesis gets wrong, which goes
+//!   back to the learner as a counterexample.
+//! * Commutativity of the learned automaton is checked first (a failure again yields a
+//!   counterexample), so that `φ` is a monoid homomorphism.
+//!
+//! When the new heap's option classes give it the same transition as a heap already present
+//! (`φ(g)` and the set `{ q : some option g' has q·φ(g') ∈ P }`), the automaton above is
+//! unchanged, so the quotient is unchanged and the proof stands: no learning is needed. That is
+//! why a game whose quotient stops growing (Kayles from heap 27) is extended to large heaps
+//! at the cost of listing options.
+//!
+//! # Cost
+//! Learning takes `|Q| · (heaps) · (tests)` outcome queries, each a memoised search over the sums
+//! that contain the new heap; the proof visits every reachable pair `(φ(X), U(X))` with `|Q|`
+//! work per transition. Both grow with the quotient, which for wild games can grow fast
+//! (Dawson's Kayles: 638 elements at heap 33).
+//!
+//! ```
+//! use grundy::engine::NoControl;
+//! use grundy::misere_quotient::Quotient;
+//! // Nim with heaps of at most 2: the tame quotient T2 = <a, b | a^2 = 1, b^3 = b>, order 6.
+//! let opts = vec![vec![], vec![vec![]], vec![vec![], vec![1]]];
+//! let q = Quotient::compute(&opts, &NoControl).unwrap();
+//! assert_eq!(q.order(), 6);
+//! assert!(q.is_p(&[1]) && !q.is_p(&[1, 1]) && q.is_p(&[2, 2]));
+//! ```
+
+use crate::engine::Control;
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// FxHash's multiply-rotate, for the small keys of the memo tables.
+#[derive(Default, Clone, Copy)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64);
+    }
+    #[inline]
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// Outcomes memoised before the learner gives up (about 60 bytes each).
+const MAX_MEMO: usize = 1 << 26;
+
+/// A finite commutative monoid with a P-portion, as a multiplication table. Element 0 is the
+/// identity.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Monoid {
+    m: usize,
+    mul: Vec<u32>,
+    p: Vec<bool>,
+}
+
+impl Monoid {
+    #[inline]
+    fn mul(&self, a: u32, b: u32) -> u32 {
+        self.mul[a as usize * self.m + b as usize]
+    }
+}
+
+/// A misère quotient: the monoid, its P-portion and the pretending function.
+#[derive(Debug, Clone)]
+pub struct Quotient {
+    monoid: Monoid,
+    /// The element of each heap size `0..=max_heap`.
+    pretending: Vec<u32>,
+    /// For each element, a sum of heaps (sorted) that maps to it.
+    words: Vec<Vec<u32>>,
+    /// `(heap, order)` each time the order changed.
+    growth: Vec<(u32, usize)>,
+    stats: Stats,
+}
+
+/// What the construction did, for benchmarks and the notes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Outcome queries the learner made.
+    pub queries: u64,
+    /// Positions the outcome search memoised, summed over heap sizes.
+    pub searched: u64,
+    /// Counterexamples returned to the learner.
+    pub counterexamples: u64,
+    /// Pairs `(φ(X), U(X))` the proofs visited, summed.
+    pub proof_states: u64,
+    /// Heaps placed without learning because their transition equals an earlier heap's.
+    pub reused: u64,
+    /// Heaps placed without learning by proving one candidate element.
+    pub placed: u64,
+}
+
+impl Quotient {
+    /// The quotient of all sums of heaps `0..opts.len()`, where `opts[n]` lists the options of
+    /// heap `n`, each as the sorted heaps it leaves (as `MisereGame::option_lists` gives them).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when an option has a part that is not a smaller heap with a move;
+    /// [`Error::Memory`] when the search or the proof outgrows memory; the error of `ctl`,
+    /// which is polled with `(heap, max_heap)`.
+    pub fn compute(opts: &[Vec<Vec<u32>>], ctl: &dyn Control) -> Result<Quotient> {
+        for (n, list) in opts.iter().enumerate() {
+            for o in list {
+                if o.windows(2).any(|w| w[0] > w[1]) || o.iter().any(|&p| p as usize >= n) {
+                    return Err(Error::Invalid(format!(
+                        "an option of heap {n} is not a sorted list of smaller heaps"
+                    )));
+                }
+            }
+        }
+        // Heaps with no move change nothing in a misère sum: the search leaves them out.
+        let live: Vec<Vec<Vec<u32>>> = opts
+            .iter()
+            .map(|list| {
+                let mut v: Vec<Vec<u32>> = list
+                    .iter()
+                    .map(|o| {
+                        o.iter()
+                            .copied()
+                            .filter(|&p| !opts[p as usize].is_empty())
+                            .collect()
+                    })
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            })
+            .collect();
+        Builder::new(&live, ctl).run()
+    }
+
+    /// The number of elements.
+    pub fn order(&self) -> usize {
+        self.monoid.m
+    }
+
+    /// The product of elements `a` and `b`.
+    pub fn mul(&self, a: u32, b: u32) -> u32 {
+        self.monoid.mul(a, b)
+    }
+
+    /// The multiplication table, row-major (`order × order`).
+    pub fn table(&self) -> &[u32] {
+        &self.monoid.mul
+    }
+
+    /// Whether element `x` is in the P-portion.
+    pub fn in_p(&self, x: u32) -> bool {
+        self.monoid.p[x as usize]
+    }
+
+    /// The pretending function: the element of each heap size `0..=max_heap`.
+    pub fn pretending(&self) -> &[u32] {
+        &self.pretending
+    }
+
+    /// A sum of heaps (sorted) for each element.
+    pub fn words(&self) -> &[Vec<u32>] {
+        &self.words
+    }
+
+    /// `(heap, order)` at each heap size where the order changed.
+    pub fn growth(&self) -> &[(u32, usize)] {
+        &self.growth
+    }
+
+    /// What the construction did.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The element of the sum of `heaps` (each at most `max_heap`; the caller checks).
+    pub fn element(&self, heaps: &[u32]) -> u32 {
+        heaps
+            .iter()
+            .fold(0, |x, &h| self.monoid.mul(x, self.pretending[h as usize]))
+    }
+
+    /// Whether the sum of `heaps` is a misère P-position.
+    pub fn is_p(&self, heaps: &[u32]) -> bool {
+        self.in_p(self.element(heaps))
+    }
+
+    /// `x` multiplied by itself `k` times (`x^0` is the identity), by repeated squaring.
+    pub fn pow(&self, x: u32, mut k: u64) -> u32 {
+        let (mut acc, mut base) = (0u32, x);
+        while k > 0 {
+            if k & 1 == 1 {
+                acc = self.mul(acc, base);
+            }
+            base = self.mul(base, base);
+            k >>= 1;
+        }
+        acc
+    }
+
+    /// The winning moves of a sum given as `(heap size, count)` pairs with distinct sizes: each
+    /// `(index into counts, option index)` whose option makes the sum a P-position. `opts` are
+    /// the option lists the quotient was built from. Linear in the number of distinct sizes
+    /// plus the options examined.
+    pub fn winning_moves(
+        &self,
+        counts: &[(u32, u64)],
+        opts: &[Vec<Vec<u32>>],
+    ) -> Vec<(usize, usize)> {
+        let k = counts.len();
+        let powers: Vec<u32> = counts
+            .iter()
+            .map(|&(h, c)| self.pow(self.pretending[h as usize], c))
+            .collect();
+        // prefix[i] = product of powers[..i], suffix[i] = product of powers[i..].
+        let mut prefix = vec![0u32; k + 1];
+        let mut suffix = vec![0u32; k + 1];
+        for i in 0..k {
+            prefix[i + 1] = self.mul(prefix[i], powers[i]);
+        }
+        for i in (0..k).rev() {
+            suffix[i] = self.mul(suffix[i + 1], powers[i]);
+        }
+        let mut out = Vec::new();
+        for (i, &(h, c)) in counts.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let others = self.mul(prefix[i], suffix[i + 1]);
+            let rest = self.mul(others, self.pow(self.pretending[h as usize], c - 1));
+            for (j, o) in opts[h as usize].iter().enumerate() {
+                if self.in_p(self.mul(rest, self.element(o))) {
+                    out.push((i, j));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The normal-play Grundy value of each heap, from the option lists (the mex of the XOR of each
+/// option's parts).
+pub fn grundy_values(opts: &[Vec<Vec<u32>>]) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::with_capacity(opts.len());
+    for list in opts {
+        let mut seen = vec![false; list.len() + 1];
+        for o in list {
+            let v = o.iter().fold(0, |a, &h| a ^ g[h as usize]) as usize;
+            if v < seen.len() {
+                seen[v] = true;
+            }
+        }
+        g.push(seen.iter().position(|&b| !b).unwrap_or(list.len()) as u32);
+    }
+    g
+}
+
+impl Quotient {
+    /// The normal-play value each element carries, given the Grundy values of the heaps: the
+    /// value of any sum that maps to it. None when two sums of one element have different
+    /// values (checked on every element times every heap, which by induction covers all sums).
+    pub fn normal_values(&self, grundy: &[u32]) -> Option<Vec<u32>> {
+        let nv: Vec<u32> = self
+            .words
+            .iter()
+            .map(|w| w.iter().fold(0, |a, &h| a ^ grundy[h as usize]))
+            .collect();
+        for x in 0..self.order() as u32 {
+            for (h, &phi) in self.pretending.iter().enumerate() {
+                if nv[self.mul(x, phi) as usize] != nv[x as usize] ^ grundy[h] {
+                    return None;
+                }
+            }
+        }
+        Some(nv)
+    }
+}
+
+/// The memoised outcome search. Sums of heaps below `proven_limit` are evaluated through the
+/// quotient proven for them, so the search only walks sums that contain a newer heap.
+struct Oracle<'a> {
+    opts: &'a [Vec<Vec<u32>>],
+    memo: FxMap<Box<[u32]>, bool>,
+    proven: Option<(u32, Monoid, Vec<u32>)>,
+    /// A hypothesis whose proof failed first at a sum of total size `.0`: it classifies every
+    /// smaller sum correctly, so those are evaluated through it.
+    below: Option<(u64, Monoid, Vec<u32>)>,
+    searched: u64,
+    ctl: &'a dyn Control,
+    /// The heap being added and the last one, for polls.
+    at: (u64, u64),
+}
+
+impl Oracle<'_> {
+    fn is_p(&mut self, pos: &[u32]) -> Result<bool> {
+        let Some(&top) = pos.last() else {
+            return Ok(false); // no move: the player to move wins misère play
+        };
+        if let Some((limit, q, phi)) = &self.proven {
+            if top < *limit {
+                let x = pos.iter().fold(0, |x, &h| q.mul(x, phi[h as usize]));
+                return Ok(q.p[x as usize]);
+            }
+        }
+        if let Some((size, q, phi)) = &self.below {
+            if pos.iter().map(|&h| h as u64).sum::<u64>() < *size {
+                let x = pos.iter().fold(0, |x, &h| q.mul(x, phi[h as usize]));
+                return Ok(q.p[x as usize]);
+            }
+        }
+        if let Some(&v) = self.memo.get(pos) {
+            return Ok(v);
+        }
+        let opts = self.opts;
+        let mut p = true;
+        let mut next = Vec::with_capacity(pos.len() + 4);
+        // Largest heaps first: moves in the new heaps leave sums the proven quotient evaluates
+        // at once, so a winning move is usually found before any deep search.
+        'heaps: for i in (0..pos.len()).rev() {
+            if i + 1 < pos.len() && pos[i] == pos[i + 1] {
+                continue;
+            }
+            for o in &opts[pos[i] as usize] {
+                next.clear();
+                next.extend_from_slice(&pos[..i]);
+                next.extend_from_slice(&pos[i + 1..]);
+                next.extend_from_slice(o);
+                next.sort_unstable();
+                let child = std::mem::take(&mut next);
+                let child_p = self.is_p(&child)?;
+                next = child;
+                if child_p {
+                    p = false;
+                    break 'heaps;
+                }
+            }
+        }
+        if self.memo.len() >= MAX_MEMO {
+            return Err(Error::Memory {
+                requested: (self.memo.len() as u64) * 64,
+                available: (MAX_MEMO as u64) * 64,
+            });
+        }
+        self.memo.insert(pos.into(), p);
+        self.searched += 1;
+        if self.searched % (1 << 16) == 0 {
+            self.ctl.check(self.at.0, self.at.1)?;
+        }
+        Ok(p)
+    }
+}
+
+fn sorted(word: &[u32]) -> Vec<u32> {
+    let mut v = word.to_vec();
+    v.sort_unstable();
+    v
+}
+
+/// A bit row over the test columns.
+type Row = Vec<u64>;
+
+fn push_bit(row: &mut Row, i: usize, b: bool) {
+    if i % 64 == 0 {
+        row.push(0);
+    }
+    if b {
+        row[i / 64] |= 1 << (i % 64);
+    }
+}
+
+fn bit(row: &[u64], i: usize) -> bool {
+    row[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// Angluin's observation table. States are access words with pairwise different rows;
+/// `ext[s][a]` is the row of `s + letters[a]`.
+struct Learner {
+    letters: Vec<u32>,
+    access: Vec<Vec<u32>>,
+    tests: Vec<Vec<u32>>,
+    rows: Vec<Row>,
+    ext: Vec<Vec<Row>>,
+    index: HashMap<Row, usize>,
+}
+
+/// A learned automaton: `delta[s * k + a]`, accepting states, letters.
+struct Hypothesis {
+    delta: Vec<u32>,
+    accept: Vec<bool>,
+    k: usize,
+}
+
+impl Hypothesis {
+    fn run(&self, mut q: u32, word: &[usize]) -> u32 {
+        for &a in word {
+            q = self.delta[q as usize * self.k + a];
+        }
+        q
+    }
+}
+
+impl Learner {
+    fn new() -> Self {
+        Learner {
+            letters: Vec::new(),
+            access: vec![Vec::new()],
+            tests: vec![Vec::new()],
+            rows: vec![vec![0]], // the empty sum is N
+            ext: vec![Vec::new()],
+            index: HashMap::from([(vec![0], 0)]),
+        }
+    }
+
+    fn row(&self, oracle: &mut Oracle, word: &[u32], stats: &mut Stats) -> Result<Row> {
+        let mut row = Row::new();
+        for (i, t) in self.tests.iter().enumerate() {
+            let mut w = word.to_vec();
+            w.extend_from_slice(t);
+            w.sort_unstable();
+            stats.queries += 1;
+            push_bit(&mut row, i, oracle.is_p(&w)?);
+        }
+        Ok(row)
+    }
+
+    fn add_letter(&mut self, h: u32, oracle: &mut Oracle, stats: &mut Stats) -> Result<()> {
+        self.letters.push(h);
+        for s in 0..self.access.len() {
+            let mut w = self.access[s].clone();
+            w.push(h);
+            let r = self.row(oracle, &w, stats)?;
+            self.ext[s].push(r);
+        }
+        Ok(())
+    }
+
+    fn add_test(&mut self, t: Vec<u32>, oracle: &mut Oracle, stats: &mut Stats) -> Result<()> {
+        let i = self.tests.len();
+        self.tests.push(t.clone());
+        let mut query = |w: &[u32]| -> Result<bool> {
+            let mut w = w.to_vec();
+            w.extend_from_slice(&t);
+            w.sort_unstable();
+            stats.queries += 1;
+            oracle.is_p(&w)
+        };
+        for s in 0..self.access.len() {
+            let b = query(&self.access[s])?;
+            push_bit(&mut self.rows[s], i, b);
+            for (a, &h) in self.letters.iter().enumerate() {
+                let mut w = self.access[s].clone();
+                w.push(h);
+                let b = query(&w)?;
+                push_bit(&mut self.ext[s][a], i, b);
+            }
+        }
+        // Rows that differed still differ.
+        self.index = self.rows.iter().cloned().zip(0..).collect();
+        Ok(())
+    }
+
+    /// Adds states until every `s + a` has the row of some state.
+    fn close(
+        &mut self,
+        oracle: &mut Oracle,
+        stats: &mut Stats,
+        ctl: &dyn Control,
+        heap: u64,
+        max: u64,
+    ) -> Result<()> {
+        let mut s = 0;
+        while s < self.access.len() {
+            for a in 0..self.letters.len() {
+                if !self.index.contains_key(&self.ext[s][a]) {
+                    ctl.check(heap, max)?;
+                    let mut w = self.access[s].clone();
+                    w.push(self.letters[a]);
+                    let row = self.ext[s][a].clone();
+                    let id = self.access.len();
+                    self.index.insert(row.clone(), id);
+                    self.rows.push(row);
+                    let mut ext = Vec::with_capacity(self.letters.len());
+                    for &h in &self.letters {
+                        let mut v = w.clone();
+                        v.push(h);
+                        ext.push(self.row(oracle, &v, stats)?);
+                    }
+                    self.access.push(w);
+                    self.ext.push(ext);
+                }
+            }
+            s += 1;
+        }
+        Ok(())
+    }
+
+    fn hypothesis(&self) -> Hypothesis {
+        let k = self.letters.len();
+        let mut delta = Vec::with_capacity(self.access.len() * k);
+        for s in 0..self.access.len() {
+            for a in 0..k {
+                delta.push(self.index[&self.ext[s][a]] as u32);
+            }
+        }
+        Hypothesis {
+            delta,
+            accept: self.rows.iter().map(|r| bit(r, 0)).collect(),
+            k,
+        }
+    }
+
+    /// Rivest and Schapire: `word` (letter indices) is misclassified; find the split point by
+    /// binary search and add the suffix after it as a test.
+    fn counterexample(
+        &mut self,
+        word: &[usize],
+        hyp: &Hypothesis,
+        oracle: &mut Oracle,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        stats.counterexamples += 1;
+        let letters = self.letters.clone();
+        let mut alpha = |i: usize| -> Result<bool> {
+            let q = hyp.run(0, &word[..i]);
+            let mut w = self.access[q as usize].clone();
+            w.extend(word[i..].iter().map(|&a| letters[a]));
+            w.sort_unstable();
+            stats.queries += 1;
+            oracle.is_p(&w)
+        };
+        let a0 = alpha(0)?;
+        let (mut lo, mut hi) = (0, word.len());
+        debug_assert_ne!(a0, alpha(hi)?);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if alpha(mid)? == a0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let suffix: Vec<u32> = word[hi..].iter().map(|&a| letters[a]).collect();
+        self.add_test(suffix, oracle, stats)
+    }
+}
+
+/// A bit set over the elements of a monoid.
+type Set = Box<[u64]>;
+
+/// One heap's transition in the proof automaton: its element and the elements `q` from which
+/// some option of it reaches the P-portion (`q·φ(g') ∈ P`).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Letter {
+    x: u32,
+    wins: Set,
+}
+
+fn letter(q: &Monoid, x: u32, option_elements: &[u32]) -> Letter {
+    let words = q.m.div_ceil(64);
+    let mut wins = vec![0u64; words].into_boxed_slice();
+    let mut opts = option_elements.to_vec();
+    opts.sort_unstable();
+    opts.dedup();
+    for z in 0..q.m as u32 {
+        if opts.iter().any(|&o| q.p[q.mul(z, o) as usize]) {
+            wins[z as usize / 64] |= 1 << (z % 64);
+        }
+    }
+    Letter { x, wins }
+}
+
+/// A failed proof: the sum (letter indices) of least total size at which the local condition
+/// fails, and its size. Every smaller sum satisfies the condition, so by induction the
+/// hypothesis classifies every smaller sum correctly, in particular every option of this one:
+/// its true outcome is therefore "P exactly when no option maps into P".
+struct Failure {
+    word: Vec<usize>,
+    size: u64,
+    truly_p: bool,
+}
+
+/// The proof. Returns None when the hypothesis is the quotient, else the least failure.
+/// `letters[i]` is the transition of a heap of size `sizes[i]`; letters with equal transitions
+/// are explored once (the smallest heap stands for them). The search is Dijkstra's over the
+/// pairs `(φ(X), U(X))` with the heap sizes as lengths, so the first failing pair met is reached
+/// by a failing sum of least total size.
+#[allow(clippy::too_many_arguments)]
+fn prove(
+    q: &Monoid,
+    letters: &[Letter],
+    sizes: &[u32],
+    reached: &mut Vec<(u32, Set)>,
+    ctl: &dyn Control,
+    heap: u64,
+    max: u64,
+    stats: &mut Stats,
+) -> Result<Option<Failure>> {
+    if q.p[0] {
+        return Ok(Some(Failure {
+            word: Vec::new(),
+            size: 0,
+            truly_p: false,
+        }));
+    }
+    let mut distinct: Vec<usize> = Vec::new();
+    {
+        let mut seen: FxMap<&Letter, usize> = FxMap::default();
+        for (i, l) in letters.iter().enumerate() {
+            match seen.get(l) {
+                Some(&j) if sizes[distinct[j]] <= sizes[i] => {}
+                Some(&j) => distinct[j] = i,
+                None => {
+                    seen.insert(l, distinct.len());
+                    distinct.push(i);
+                }
+            }
+        }
+    }
+    let m = q.m;
+    let words = m.div_ceil(64);
+    // Node 0 is the empty sum; a nonempty sum reaching the same pair is a node of its own (it
+    // must be checked, the empty sum need not).
+    let mut states: Vec<(u32, Set)> = vec![(0, vec![0u64; words].into_boxed_slice())];
+    let mut dist: Vec<u64> = vec![0];
+    let mut parent: Vec<(usize, usize)> = vec![(usize::MAX, usize::MAX)];
+    let mut done: Vec<bool> = vec![false];
+    let mut index: FxMap<(u32, Set), usize> = FxMap::default();
+    let mut buckets: Vec<Vec<usize>> = vec![vec![0]];
+    let mut d = 0usize;
+    let mut settled = 0usize;
+    while d < buckets.len() {
+        let Some(u) = buckets[d].pop() else {
+            d += 1;
+            continue;
+        };
+        if done[u] || dist[u] != d as u64 {
+            continue;
+        }
+        done[u] = true;
+        settled += 1;
+        if settled % 1024 == 0 {
+            ctl.check(heap, max)?;
+            crate::memory::check((states.len() * (words * 8 + 64)) as u64)?;
+        }
+        if u != 0 {
+            let (x, ref us) = states[u];
+            let option_in_p = us[0] & 1 == 1; // z = 1, the identity
+            if q.p[x as usize] == option_in_p {
+                stats.proof_states += states.len() as u64;
+                let mut w = Vec::new();
+                let mut s = u;
+                while parent[s].0 != usize::MAX {
+                    w.push(parent[s].1);
+                    s = parent[s].0;
+                }
+                w.reverse();
+                return Ok(Some(Failure {
+                    word: w,
+                    size: dist[u],
+                    truly_p: !option_in_p,
+                }));
+            }
+        }
+        let (x, u_set) = states[u].clone();
+        for &li in &distinct {
+            let l = &letters[li];
+            let nx = q.mul(x, l.x);
+            let mut nu = vec![0u64; words].into_boxed_slice();
+            let row_g = &q.mul[l.x as usize * m..(l.x as usize + 1) * m];
+            let row_x = &q.mul[x as usize * m..(x as usize + 1) * m];
+            for z in 0..m {
+                let a = row_g[z] as usize;
+                let b = row_x[z] as usize;
+                if (u_set[a / 64] >> (a % 64)) & 1 == 1 || (l.wins[b / 64] >> (b % 64)) & 1 == 1 {
+                    nu[z / 64] |= 1 << (z % 64);
+                }
+            }
+            let nd = dist[u] + sizes[li] as u64;
+            let key = (nx, nu);
+            let v = match index.get(&key) {
+                Some(&v) => v,
+                None => {
+                    let v = states.len();
+                    index.insert(key.clone(), v);
+                    states.push(key);
+                    dist.push(u64::MAX);
+                    parent.push((usize::MAX, usize::MAX));
+                    done.push(false);
+                    v
+                }
+            };
+            if nd < dist[v] {
+                dist[v] = nd;
+                parent[v] = (u, li);
+                if buckets.len() <= nd as usize {
+                    buckets.resize(nd as usize + 1, Vec::new());
+                }
+                buckets[nd as usize].push(v);
+            }
+        }
+    }
+    stats.proof_states += states.len() as u64;
+    *reached = states;
+    Ok(None)
+}
+
+struct Builder<'a> {
+    opts: &'a [Vec<Vec<u32>>],
+    ctl: &'a dyn Control,
+    oracle: Oracle<'a>,
+    learner: Learner,
+    /// Heaps with a move not yet given to the learner (placed by reuse).
+    pending: Vec<u32>,
+    /// The pairs the last proof of a learned quotient reached.
+    reached: Vec<(u32, Set)>,
+    stats: Stats,
+}
+
+impl<'a> Builder<'a> {
+    fn new(opts: &'a [Vec<Vec<u32>>], ctl: &'a dyn Control) -> Self {
+        Builder {
+            opts,
+            ctl,
+            oracle: Oracle {
+                opts,
+                memo: FxMap::default(),
+                proven: None,
+                below: None,
+                searched: 0,
+                ctl,
+                at: (0, opts.len() as u64),
+            },
+            learner: Learner::new(),
+            pending: Vec::new(),
+            reached: Vec::new(),
+            stats: Stats::default(),
+        }
+    }
+
+    fn option_elements(q: &Monoid, phi: &[u32], opts: &[Vec<u32>]) -> Vec<u32> {
+        opts.iter()
+            .map(|o| o.iter().fold(0, |x, &h| q.mul(x, phi[h as usize])))
+            .collect()
+    }
+
+    fn run(mut self) -> Result<Quotient> {
+        let max = self.opts.len().saturating_sub(1) as u64;
+        // The proven quotient for the heaps so far, its pretending function, and the
+        // transitions of its heaps keyed by their win sets (for reuse).
+        let mut q = Monoid {
+            m: 1,
+            mul: vec![0],
+            p: vec![false],
+        };
+        let mut phi: Vec<u32> = Vec::with_capacity(self.opts.len());
+        let mut by_wins: FxMap<Set, u32> = FxMap::default();
+        // The distinct transitions of the heaps so far (the proof automaton's letters).
+        let mut letters: Vec<Letter> = Vec::new();
+        let mut sizes: Vec<u32> = Vec::new();
+        // The pairs (φ(X), U(X)) the last successful proof reached.
+        let mut reached: Vec<(u32, Set)> = Vec::new();
+        let mut growth = Vec::new();
+        for n in 0..self.opts.len() {
+            self.ctl.check(n as u64, max + 1)?;
+            // After heap n - 1 is placed, the proven quotient evaluates every sum of heaps < n.
+            if let Some((limit, _, proven_phi)) = &mut self.oracle.proven {
+                *limit = n as u32;
+                proven_phi.clone_from(&phi);
+            }
+            if self.opts[n].is_empty() {
+                phi.push(0);
+                continue;
+            }
+            let elems = Self::option_elements(&q, &phi, &self.opts[n]);
+            let mut l = letter(&q, 0, &elems);
+            if let Some(&x) = by_wins.get(&l.wins) {
+                // Same transition as an earlier heap: the proof automaton is unchanged.
+                phi.push(x);
+                self.pending.push(n as u32);
+                self.stats.reused += 1;
+                continue;
+            }
+            // If the quotient does not grow, heap n is some element x of it, and the proof with
+            // its transition passes for that x alone (the quotient is reduced). A heap is P alone
+            // exactly when none of its options is, which rules out half the candidates.
+            // Adding heap n to a sum X with pair (y, U) gives the pair (y·x, U' ) where U'(1) is
+            // U(x) or "some option of n wins from y": the first step of the proof, checked on
+            // every pair the last proof reached, rules out almost every wrong x at once.
+            let one_step = |x: u32| {
+                reached.iter().all(|(y, u)| {
+                    let b = l.wins[*y as usize / 64] >> (*y % 64) & 1 == 1;
+                    let a = u[x as usize / 64] >> (x % 64) & 1 == 1;
+                    q.p[q.mul(*y, x) as usize] != (a || b)
+                })
+            };
+            let candidates: Vec<u32> = (0..q.m as u32).filter(|&x| one_step(x)).collect();
+            let mut placed = None;
+            for x in candidates {
+                l.x = x;
+                letters.push(l.clone());
+                sizes.push(n as u32);
+                let mut now = Vec::new();
+                let failed = prove(
+                    &q,
+                    &letters,
+                    &sizes,
+                    &mut now,
+                    self.ctl,
+                    n as u64,
+                    max + 1,
+                    &mut self.stats,
+                )?;
+                if failed.is_none() {
+                    reached = now;
+                }
+                letters.pop();
+                sizes.pop();
+                if failed.is_none() {
+                    placed = Some(x);
+                    break;
+                }
+            }
+            if let Some(x) = placed {
+                phi.push(x);
+                by_wins.insert(l.wins.clone(), x);
+                letters.push(l);
+                sizes.push(n as u32);
+                self.pending.push(n as u32);
+                self.stats.placed += 1;
+                continue;
+            }
+            self.pending.push(n as u32);
+            self.oracle.at = (n as u64, max + 1);
+            let (nq, nphi) = self.learn(n as u64, max)?;
+            if nq.m != q.m {
+                growth.push((n as u32, nq.m));
+            }
+            q = nq;
+            phi = nphi;
+            reached = std::mem::take(&mut self.reached);
+            by_wins.clear();
+            letters.clear();
+            sizes.clear();
+            for h in 0..=n {
+                if !self.opts[h].is_empty() {
+                    let elems = Self::option_elements(&q, &phi, &self.opts[h]);
+                    let l = letter(&q, phi[h], &elems);
+                    if by_wins.insert(l.wins.clone(), phi[h]).is_none() {
+                        letters.push(l);
+                        sizes.push(h as u32);
+                    }
+                }
+            }
+            self.oracle.memo = FxMap::default();
+            self.oracle.proven = Some((n as u32 + 1, q.clone(), phi.clone()));
+        }
+        self.stats.searched = self.oracle.searched;
+        let words = self
+            .learner
+            .access
+            .iter()
+            .map(|w| sorted(w))
+            .collect::<Vec<_>>();
+        let words = if words.len() == q.m {
+            words
+        } else {
+            vec![Vec::new()]
+        };
+        Ok(Quotient {
+            monoid: q,
+            pretending: phi,
+            words,
+            growth,
+            stats: self.stats,
+        })
+    }
+
+    /// Learns and proves the quotient of the heaps given to the learner so far (plus the
+    /// pending ones). Returns the monoid (element 0 the identity) and the pretending function
+    /// of heaps `0..=n`.
+    fn learn(&mut self, n: u64, max: u64) -> Result<(Monoid, Vec<u32>)> {
+        for h in std::mem::take(&mut self.pending) {
+            self.learner
+                .add_letter(h, &mut self.oracle, &mut self.stats)?;
+        }
+        loop {
+            self.learner
+                .close(&mut self.oracle, &mut self.stats, self.ctl, n, max + 1)?;
+            let hyp = self.learner.hypothesis();
+            let m = self.learner.access.len();
+            let k = hyp.k;
+            // Commutativity: a counterexample is whichever order the hypothesis gets wrong.
+            let mut cex: Option<Vec<usize>> = None;
+            'comm: for s in 0..m {
+                for a in 0..k {
+                    for b in a + 1..k {
+                        let ab = hyp.run(s as u32, &[a, b]);
+                        let ba = hyp.run(s as u32, &[b, a]);
+                        if ab != ba {
+                            cex = Some(self.order_counterexample(&hyp, s, a, b)?);
+                            break 'comm;
+                        }
+                    }
+                }
+            }
+            if let Some(w) = cex {
+                self.learner
+                    .counterexample(&w, &hyp, &mut self.oracle, &mut self.stats)?;
+                continue;
+            }
+            // The monoid: q·r = the state reached from q along r's access word.
+            let letter_of: FxMap<u32, usize> = self
+                .learner
+                .letters
+                .iter()
+                .enumerate()
+                .map(|(i, &h)| (h, i))
+                .collect();
+            let access: Vec<Vec<usize>> = self
+                .learner
+                .access
+                .iter()
+                .map(|w| w.iter().map(|h| letter_of[h]).collect())
+                .collect();
+            crate::memory::check((m * m * 4) as u64)?;
+            let mut mul = vec![0u32; m * m];
+            for a in 0..m {
+                for b in 0..m {
+                    mul[a * m + b] = hyp.run(a as u32, &access[b]);
+                }
+            }
+            let q = Monoid {
+                m,
+                mul,
+                p: hyp.accept.clone(),
+            };
+            let mut phi = vec![0u32; n as usize + 1];
+            for (i, &h) in self.learner.letters.iter().enumerate() {
+                phi[h as usize] = hyp.delta[i];
+            }
+            let letters: Vec<Letter> = self
+                .learner
+                .letters
+                .iter()
+                .map(|&h| {
+                    let elems = Self::option_elements(&q, &phi, &self.opts[h as usize]);
+                    letter(&q, phi[h as usize], &elems)
+                })
+                .collect();
+            let sizes: Vec<u32> = self.learner.letters.clone();
+            match prove(
+                &q,
+                &letters,
+                &sizes,
+                &mut self.reached,
+                self.ctl,
+                n,
+                max + 1,
+                &mut self.stats,
+            )? {
+                None => {
+                    self.oracle.below = None;
+                    return Ok((q, phi));
+                }
+                Some(f) => {
+                    let heaps = sorted(
+                        &f.word
+                            .iter()
+                            .map(|&i| self.learner.letters[i])
+                            .collect::<Vec<_>>(),
+                    );
+                    self.oracle.memo.insert(heaps.into(), f.truly_p);
+                    if self.oracle.below.as_ref().is_none_or(|b| b.0 < f.size) {
+                        self.oracle.below = Some((f.size, q, phi));
+                    }
+                    self.learner.counterexample(
+                        &f.word,
+                        &hyp,
+                        &mut self.oracle,
+                        &mut self.stats,
+                    )?;
+                }
+            }
+        }
+    }
+
+    /// `s + a + b` and `s + b + a` reach different states; the true outcome of the sum after
+    /// a test that separates them shows which order is wrong.
+    fn order_counterexample(
+        &mut self,
+        hyp: &Hypothesis,
+        s: usize,
+        a: usize,
+        b: usize,
+    ) -> Result<Vec<usize>> {
+        let l = &self.learner;
+        let letter_of: FxMap<u32, usize> =
+            l.letters.iter().enumerate().map(|(i, &h)| (h, i)).collect();
+        let r1 = hyp.run(s as u32, &[a, b]) as usize;
+        let r2 = hyp.run(s as u32, &[b, a]) as usize;
+        let col = (0..l.tests.len())
+            .find(|&i| bit(&l.rows[r1], i) != bit(&l.rows[r2], i))
+            .expect("states have different rows");
+        let base: Vec<usize> = l.access[s].iter().map(|h| letter_of[h]).collect();
+        let test: Vec<usize> = l.tests[col].iter().map(|h| letter_of[h]).collect();
+        let mut w1 = base.clone();
+        w1.extend([a, b]);
+        w1.extend(&test);
+        let mut w2 = base;
+        w2.extend([b, a]);
+        w2.extend(&test);
+        let truth = {
+            let mut heaps: Vec<u32> = w1.iter().map(|&i| l.letters[i]).collect();
+            heaps.sort_unstable();
+            self.stats.queries += 1;
+            self.oracle.is_p(&heaps)?
+        };
+        let h1 = hyp.accept[hyp.run(0, &w1) as usize];
+        Ok(if h1 != truth { w1 } else { w2 })
+    }
+}
+
+#[cfg(test)]
+mod tests;
