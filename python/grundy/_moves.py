@@ -169,7 +169,7 @@ class Block(Protocol):
         """Whether this block alone is a misère P-position, when the game decides that itself; else None."""
         ...
 
-    def misere_winning(self, start: int) -> list[Move] | None:
+    def misere_winning(self, start: int) -> Iterator[Move] | None:
         """Return the misère winning moves when the block is the whole sum and plays misère itself, else None."""
         ...
 
@@ -421,12 +421,21 @@ class HeapBlock:
         q = self._quotient()
         return None if q is None else q.outcome(self.heaps) == "P"
 
-    def misere_winning(self, start: int) -> list[Move] | None:
+    def misere_winning(self, start: int) -> Iterator[Move] | None:
         """Return the misère winning moves through the game's misère quotient, or None without one."""
         q = self._quotient()
         if q is None:
             return None
-        return [Move(start + m.component, m.before, m.after) for m in q.winning_moves(self.heaps)]
+        # The quotient finds the winning options once per heap size; every heap of that size has them.
+        by_size: dict[int, list[tuple[int, ...]]] = {}
+        for m in q.winning_moves(self.heaps):
+            by_size.setdefault(int(m.before), []).append(m.after)
+        heaps = self.heaps
+        return (
+            Move(start + i, int(heaps[i]), after)
+            for i in indices(np.isin(heaps, np.fromiter(by_size, np.uint64, len(by_size))))
+            for after in by_size[int(heaps[i])]
+        )
 
     def _quotient(self) -> Any:
         from .misere_quotient import cached_quotient
@@ -580,7 +589,7 @@ class GraphBlock:
         """Return None: the core's misère search decides."""
         return None
 
-    def misere_winning(self, start: int) -> list[Move] | None:
+    def misere_winning(self, start: int) -> Iterator[Move] | None:
         """Return None: the exhaustive misère search finds the moves."""
         return None
 
@@ -736,7 +745,7 @@ class StateBlock:
         """Whether this block alone, as a sum, is a misère P-position (the game decides)."""
         return bool(self.game._misere_sum_p(self.states, limit))
 
-    def misere_winning(self, start: int) -> list[Move] | None:
+    def misere_winning(self, start: int) -> Iterator[Move] | None:
         """Return None: the exhaustive misère search finds the moves."""
         return None
 

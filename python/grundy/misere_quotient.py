@@ -16,6 +16,7 @@ pretending function is periodic, saying whether that is proven or only observed.
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -33,8 +34,10 @@ if TYPE_CHECKING:
 
 __all__ = ["MisereQuotient", "PretendingPeriod", "misere_quotient"]
 
-#: Position uses a quotient it can build itself for heaps up to this size (a few ms for Kayles).
+#: Position builds a quotient itself for heaps up to this size ...
 AUTO_MAX_HEAP = 20
+#: ... when that takes at most this many seconds (else the exhaustive search decides).
+AUTO_BUDGET = 0.5
 
 
 @dataclass(frozen=True)
@@ -716,14 +719,44 @@ def misere_quotient(game: Game, max_heap: int, *, progress: bool | None = None) 
     return q
 
 
+class _OverBudget(Exception):
+    """Raised from the progress callback when an automatic build runs past its time budget."""
+
+
 def cached_quotient(game: Game, top: int) -> MisereQuotient | None:
-    """The quotient Position may use for heaps up to ``top``: cached, or built when cheap; else None."""
+    """Return the quotient Position may use for heaps up to ``top``, or None.
+
+    A quotient cached on the game by :func:`misere_quotient` is used when it covers ``top`` (or has a
+    proven period). Otherwise one is built when ``top <= AUTO_MAX_HEAP`` and the build finishes within
+    ``AUTO_BUDGET`` seconds (wild games can grow large quotients); a build that runs over is abandoned,
+    remembered, and the exhaustive search decides instead.
+    """
     cached = getattr(game, "_misere_quotient", None)
     if isinstance(cached, MisereQuotient):
         per = cached.period
         if cached.max_heap >= top or (per is not None and per.proven):
             return cached
-    if top <= AUTO_MAX_HEAP and getattr(game, "_heap_rule", None) is not None and not game.is_nim:
-        return misere_quotient(game, top, progress=False)
-    return None
+    gave_up = getattr(game, "_misere_quotient_gave_up", None)
+    if top > AUTO_MAX_HEAP or game.is_nim or (gave_up is not None and top >= gave_up):
+        return None
+    rule = game._heap_rule()
+    if rule is None:
+        return None
+    deadline = time.perf_counter() + AUTO_BUDGET
+    reached = [0]
 
+    def budget(done: int, total: int) -> None:
+        reached[0] = done
+        if time.perf_counter() > deadline:
+            raise _OverBudget
+
+    try:
+        core = _core.misere_quotient(rule, top, budget)
+    except _OverBudget:
+        # Heap sizes from the one the build was stuck at cannot be reached within the budget.
+        game._misere_quotient_gave_up = max(1, reached[0])  # type: ignore[attr-defined]
+        return None
+    q = MisereQuotient(game, core)
+    if not isinstance(cached, MisereQuotient) or cached.max_heap < top:
+        game._misere_quotient = q  # type: ignore[attr-defined]
+    return q

@@ -604,9 +604,9 @@ class Position:
     def _misere_moves(self, limit: int) -> Iterator[Move]:
         if len(self._blocks) == 1:
             # A block that plays misère sums itself (a heap game through its misère quotient).
-            moves = self._blocks[0].misere_winning(0)
-            if moves is not None:
-                yield from moves
+            own = self._blocks[0].misere_winning(0)
+            if own is not None:
+                yield from own
                 return
         if len(self._blocks) == 1 and self._blocks[0].misere_p(limit) is not None:
             # The game decides misère outcomes itself: every move to a misère P-position.
@@ -614,8 +614,8 @@ class Position:
                 if self.play(m)._misere_p(limit):
                     yield m
             return
-        _, moves = _misere.search(self._blocks, limit, want_moves=True)
-        yield from moves
+        _, found = _misere.search(self._blocks, limit, want_moves=True)
+        yield from found
 
     def _nim_heaps(self) -> np.ndarray | None:
         """Every heap, when every component is Nim (misère Nim has an exact rule); else None."""
