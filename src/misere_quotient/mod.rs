@@ -745,6 +745,73 @@ fn prove(
     Ok(None)
 }
 
+/// One step of the proof automaton: the pair of `X + g` from the pair of `X`.
+fn step(q: &Monoid, (x, u): (u32, &[u64]), l: &Letter) -> (u32, Set) {
+    let m = q.m;
+    let mut nu = vec![0u64; m.div_ceil(64)].into_boxed_slice();
+    let row_g = &q.mul[l.x as usize * m..(l.x as usize + 1) * m];
+    let row_x = &q.mul[x as usize * m..(x as usize + 1) * m];
+    for z in 0..m {
+        let a = row_g[z] as usize;
+        let b = row_x[z] as usize;
+        if (u[a / 64] >> (a % 64)) & 1 == 1 || (l.wins[b / 64] >> (b % 64)) & 1 == 1 {
+            nu[z / 64] |= 1 << (z % 64);
+        }
+    }
+    (q.mul(x, l.x), nu)
+}
+
+/// The proof with one more letter, from the pairs a proof without it reached (`reached`, which
+/// holds the empty sum's pair first): only pairs new with the letter are explored and checked.
+/// Returns whether it passes; on success `reached` gains the new pairs.
+fn extend_proof(
+    q: &Monoid,
+    letters: &[Letter],
+    new: &Letter,
+    reached: &mut Vec<(u32, Set)>,
+    ctl: &dyn Control,
+    at: (u64, u64),
+) -> Result<bool> {
+    let mut index: FxMap<(u32, Set), ()> =
+        reached.iter().skip(1).map(|s| (s.clone(), ())).collect();
+    let empty = &reached[0];
+    let ok = |t: &(u32, Set)| {
+        // A nonempty sum at the empty sum's pair fails: it would be N with no option in P.
+        t != empty && q.p[t.0 as usize] != (t.1[0] & 1 == 1)
+    };
+    let mut fresh: Vec<(u32, Set)> = Vec::new();
+    for s in reached.iter() {
+        let t = step(q, (s.0, &s.1), new);
+        if !index.contains_key(&t) {
+            if !ok(&t) {
+                return Ok(false);
+            }
+            index.insert(t.clone(), ());
+            fresh.push(t);
+        }
+    }
+    let mut head = 0;
+    while head < fresh.len() {
+        if head % 1024 == 0 {
+            ctl.check(at.0, at.1)?;
+        }
+        let u = fresh[head].clone();
+        for l in letters.iter().chain(std::iter::once(new)) {
+            let t = step(q, (u.0, &u.1), l);
+            if !index.contains_key(&t) {
+                if !ok(&t) {
+                    return Ok(false);
+                }
+                index.insert(t.clone(), ());
+                fresh.push(t);
+            }
+        }
+        head += 1;
+    }
+    reached.extend(fresh);
+    Ok(true)
+}
+
 struct Builder<'a> {
     opts: &'a [Vec<Vec<u32>>],
     ctl: &'a dyn Control,
@@ -797,9 +864,8 @@ impl<'a> Builder<'a> {
         let mut by_wins: FxMap<Set, u32> = FxMap::default();
         // The distinct transitions of the heaps so far (the proof automaton's letters).
         let mut letters: Vec<Letter> = Vec::new();
-        let mut sizes: Vec<u32> = Vec::new();
         // The pairs (φ(X), U(X)) the last successful proof reached.
-        let mut reached: Vec<(u32, Set)> = Vec::new();
+        let mut reached: Vec<(u32, Set)> = vec![(0, vec![0u64; 1].into_boxed_slice())];
         let mut growth = Vec::new();
         for n in 0..self.opts.len() {
             self.ctl.check(n as u64, max + 1)?;
@@ -838,25 +904,11 @@ impl<'a> Builder<'a> {
             let mut placed = None;
             for x in candidates {
                 l.x = x;
-                letters.push(l.clone());
-                sizes.push(n as u32);
-                let mut now = Vec::new();
-                let failed = prove(
-                    &q,
-                    &letters,
-                    &sizes,
-                    &mut now,
-                    self.ctl,
-                    n as u64,
-                    max + 1,
-                    &mut self.stats,
-                )?;
-                if failed.is_none() {
+                let mut now = reached.clone();
+                let at = (n as u64, max + 1);
+                if extend_proof(&q, &letters, &l, &mut now, self.ctl, at)? {
+                    self.stats.proof_states += (now.len() - reached.len()) as u64;
                     reached = now;
-                }
-                letters.pop();
-                sizes.pop();
-                if failed.is_none() {
                     placed = Some(x);
                     break;
                 }
@@ -865,7 +917,6 @@ impl<'a> Builder<'a> {
                 phi.push(x);
                 by_wins.insert(l.wins.clone(), x);
                 letters.push(l);
-                sizes.push(n as u32);
                 self.pending.push(n as u32);
                 self.stats.placed += 1;
                 continue;
@@ -881,14 +932,12 @@ impl<'a> Builder<'a> {
             reached = std::mem::take(&mut self.reached);
             by_wins.clear();
             letters.clear();
-            sizes.clear();
             for h in 0..=n {
                 if !self.opts[h].is_empty() {
                     let elems = Self::option_elements(&q, &phi, &self.opts[h]);
                     let l = letter(&q, phi[h], &elems);
                     if by_wins.insert(l.wins.clone(), phi[h]).is_none() {
                         letters.push(l);
-                        sizes.push(h as u32);
                     }
                 }
             }
