@@ -5,7 +5,8 @@ notebooks write stay out of the repository); the notebooks named in CHECKS have 
 checked too, by cell tag.
 """
 
-from functools import reduce
+import re
+from functools import cache, reduce
 from operator import xor
 from pathlib import Path
 
@@ -123,12 +124,72 @@ def check_beyond_heaps(out):
     assert "<" in out.data("wythoff-plot", "text/html")
 
 
+@cache
+def kayles_misere_p(rows):
+    """Naive misère Kayles: is the sum of these rows (a sorted tuple) a P-position?"""
+    if not rows:
+        return False  # no move: the player to move wins
+    for i, n in enumerate(rows):
+        rest = rows[:i] + rows[i + 1 :]
+        for take in (1, 2):
+            for a in range(n - take + 1):
+                left = tuple(sorted(rest + tuple(r for r in (a, n - take - a) if r)))
+                if kayles_misere_p(left):
+                    return False
+    return True
+
+
+def check_misere_quotients(out):
+    # Misère Nim: the tame quotients T1 = <a | a^2 = 1> and T2 (Plambeck and Siegel 2008).
+    assert out.text("t1").splitlines()[:2] == ["order 2 presentation <a | a^2 = 1>", "P-portion: ['a']"]
+    assert out.text("t2").splitlines()[:3] == [
+        "order 6 presentation <a, b | a^2 = 1, b^3 = b>",
+        "P-portion: ['a', 'b^2']",
+        "pretending: ['1', 'a', 'b', 'ab']",
+    ]
+    assert "multiplication table" in out.data("t2", "text/html")
+    assert "normal values: {'1': 0, 'a': 1, 'b': 2, 'ab': 3, 'b^2': 0, 'ab^2': 1}" in out.text("t2-table")
+    assert out.text("t2-check").strip().endswith("agrees with Bouton's misère rule: True")
+    # Kayles: MisereSolver's orders 2, 6, 12, 18, 24, 32 (issue 15), 32 from heap 25.
+    kayles = out.text("kayles").splitlines()
+    assert "order 32" in kayles
+    growth = next(line for line in kayles if line.startswith("growth"))
+    assert [int(m) for m in re.findall(r", (\d+)\)", growth)] == [2, 6, 12, 18, 24, 32]
+    assert "P-portion" in out.data("kayles-display", "text/html")
+    # 0.75: period 2 from heap 8, observed at heap 16, proven at heap 21 (the proof needs 2 * 10 + 1).
+    periods = out.text("periods").splitlines()
+    assert "period 2 from heap 8 (observed only" in periods[0] and "period 2 from heap 8 (proven" in periods[1]
+    big = out.text("big").splitlines()
+    assert big[0].startswith("100000 heaps: outcome N, winning move component") and big[1] == "after the move: P"
+    # Small Kayles sums: the quotient and the search agree with a naive oracle of this file.
+    lines = out.text("search").splitlines()
+    assert lines[0].endswith("agrees with the search: True")
+    checked = 0
+    for line in lines[1:]:
+        if not line.strip():
+            continue
+        heaps = [int(x) for x in line.split("]")[0].strip("[").split(",")]
+        by_quotient = line.split("quotient ")[1][0]
+        by_search = line.split("search ")[1][0]
+        assert by_quotient == by_search, line
+        if sum(heaps) <= 26:
+            want = "P" if kayles_misere_p(tuple(sorted(heaps))) else "N"
+            assert by_quotient == want, line
+            checked += 1
+    assert checked >= 4
+    # Subtraction of 1, 2 or 3 in misère play: a single heap n is P exactly when n = 1 (mod 4).
+    sub = out.text("subtraction").splitlines()
+    assert "period: period 4 from heap 1 (proven" in sub[2]
+    assert sub[3:5] == [f"heap {10**6}: N", f"heap {10**6 + 1}: P"]
+
+
 CHECKS = {
     "beyond_heaps.ipynb": check_beyond_heaps,
     "nim_and_mex.ipynb": check_nim_and_mex,
     "subtraction_games.ipynb": check_subtraction_games,
     "grundys_game.ipynb": check_grundys_game,
     "periodicity.ipynb": check_periodicity,
+    "misere_quotients.ipynb": check_misere_quotients,
 }
 
 
