@@ -221,7 +221,7 @@ class MisereQuotient:
 
     @property
     def pretending(self) -> np.ndarray:
-        """The pretending function: the element of each heap size ``0..max_heap``.
+        """The pretending function, the element of each heap size ``0..max_heap``.
 
         Returns
         -------
@@ -377,7 +377,7 @@ class MisereQuotient:
 
     @property
     def elements(self) -> list[str]:
-        """Each element's name: its normal form as a word in the generators.
+        """Each element's name, its normal form as a word in the generators.
 
         Returns
         -------
@@ -638,17 +638,27 @@ class MisereQuotient:
 
 
 class _Bar:
-    """A tqdm bar over heap sizes, fed by the core's ``progress(done, total)``."""
+    """A tqdm bar over heap sizes, fed by the core's ``progress(done, total)``.
+
+    With ``mode=None`` the bar (and tqdm) is only set up once the build has run ``AUTO_DELAY`` seconds,
+    so quick builds print nothing, not even tqdm's notebook warnings.
+    """
 
     def __init__(self, mode: bool | None, total: int) -> None:
         self.bar: Any = None
-        if mode is False:
-            return
+        self.mode, self.total = mode, total
+        self.start = time.perf_counter()
+        if mode:
+            self._open()
+
+    def _open(self) -> None:
         from tqdm.auto import tqdm
 
-        self.bar = tqdm(total=total, desc="misère quotient", unit="heap", delay=0 if mode else AUTO_DELAY)
+        self.bar = tqdm(total=self.total, desc="misère quotient", unit="heap")
 
     def __call__(self, done: int, total: int) -> None:
+        if self.bar is None and self.mode is None and time.perf_counter() - self.start > AUTO_DELAY:
+            self._open()
         if self.bar is not None and done > self.bar.n:
             self.bar.update(done - self.bar.n)
 
