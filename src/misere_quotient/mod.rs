@@ -550,8 +550,8 @@ impl Learner {
         }
     }
 
-    /// Rivest and Schapire: `word` (letter indices) is misclassified; find the split point by
-    /// binary search and add the suffix after it as a test.
+    /// Rivest and Schapire: `word` (letter indices) is misclassified; find a split point where
+    /// the answer changes and add the suffix after it as a test.
     fn counterexample(
         &mut self,
         word: &[usize],
@@ -569,16 +569,18 @@ impl Learner {
             stats.queries += 1;
             oracle.is_p(&w)
         };
-        let a0 = alpha(0)?;
-        let (mut lo, mut hi) = (0, word.len());
-        debug_assert_ne!(a0, alpha(hi)?);
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            if alpha(mid)? == a0 {
-                lo = mid;
-            } else {
-                hi = mid;
+        // The last split point, found from the end: it gives the shortest suffix, so the new test
+        // (asked with every state and letter) is as small a sum as this counterexample allows.
+        // alpha(len) is the hypothesis' answer and alpha(0) the truth, which differ.
+        let mut next = hyp.accept[hyp.run(0, word) as usize];
+        let mut hi = word.len();
+        for i in (0..word.len()).rev() {
+            let a = alpha(i)?;
+            if a != next {
+                hi = i + 1;
+                break;
             }
+            next = a;
         }
         let suffix: Vec<u32> = word[hi..].iter().map(|&a| letters[a]).collect();
         self.add_test(suffix, oracle, stats)
@@ -1063,12 +1065,12 @@ impl<'a> Builder<'a> {
                     if self.oracle.below.as_ref().is_none_or(|b| b.0 < f.size) {
                         self.oracle.below = Some((f.size, q, phi));
                     }
-                    self.learner.counterexample(
-                        &f.word,
-                        &hyp,
-                        &mut self.oracle,
-                        &mut self.stats,
-                    )?;
+                    // Largest heaps first: the suffix that becomes a test then holds small heaps.
+                    let mut word = f.word;
+                    let letters = &self.learner.letters;
+                    word.sort_unstable_by_key(|&i| std::cmp::Reverse(letters[i]));
+                    self.learner
+                        .counterexample(&word, &hyp, &mut self.oracle, &mut self.stats)?;
                 }
             }
         }
