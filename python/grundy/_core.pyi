@@ -25,6 +25,8 @@ __all__ = [
     "scan_period",
     "generalized_values",
     "generalized_values_csr",
+    "MisereQuotient",
+    "misere_quotient",
 ]
 
 __version__: str
