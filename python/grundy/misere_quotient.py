@@ -713,17 +713,22 @@ def misere_quotient(game: Game, max_heap: int, *, progress: bool | None = None) 
     cached = getattr(game, "_misere_quotient", None)
     if isinstance(cached, MisereQuotient) and cached.max_heap == top:
         return cached
+    bar = _Bar(progress, top + 1)
+    try:
+        return _build(game, top, bar)
+    finally:
+        bar.close()
+
+
+def _build(game: Game, top: int, progress: Any) -> MisereQuotient:
+    """Build the quotient in the core (a table of options for rules written in Python) and cache it."""
     rule = game._heap_rule()
     if rule is None:
         from ._misere import option_table
 
         rule = option_table(game, top, max(top, 1))
-    bar = _Bar(progress, top + 1)
-    try:
-        core = _core.misere_quotient(rule, top, bar)
-    finally:
-        bar.close()
-    q = MisereQuotient(game, core)
+    q = MisereQuotient(game, _core.misere_quotient(rule, top, progress))
+    cached = getattr(game, "_misere_quotient", None)
     if not isinstance(cached, MisereQuotient) or cached.max_heap < top:
         game._misere_quotient = q  # type: ignore[attr-defined]
     return q
@@ -749,9 +754,8 @@ def cached_quotient(game: Game, top: int) -> MisereQuotient | None:
     gave_up = getattr(game, "_misere_quotient_gave_up", None)
     if top > AUTO_MAX_HEAP or game.is_nim or (gave_up is not None and top >= gave_up):
         return None
-    rule = game._heap_rule()
-    if rule is None:
-        return None
+    if game._heap_rule() is None:
+        return None  # a rule written in Python: tabulating its options is not cheap
     deadline = time.perf_counter() + AUTO_BUDGET
     reached = [0]
 
@@ -761,12 +765,8 @@ def cached_quotient(game: Game, top: int) -> MisereQuotient | None:
             raise _OverBudget
 
     try:
-        core = _core.misere_quotient(rule, top, budget)
+        return _build(game, top, budget)
     except _OverBudget:
         # Heap sizes from the one the build was stuck at cannot be reached within the budget.
         game._misere_quotient_gave_up = max(1, reached[0])  # type: ignore[attr-defined]
         return None
-    q = MisereQuotient(game, core)
-    if not isinstance(cached, MisereQuotient) or cached.max_heap < top:
-        game._misere_quotient = q  # type: ignore[attr-defined]
-    return q

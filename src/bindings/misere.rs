@@ -62,19 +62,9 @@ impl MisereQuotient {
         PyArray1::from_slice(py, self.q.pretending())
     }
 
-    /// A sum of heaps (sorted sizes) for each element.
-    fn words(&self) -> Vec<Vec<u32>> {
-        self.q.words().to_vec()
-    }
-
     /// `(heap, order)` at each heap size where the order changed.
     fn growth(&self) -> Vec<(u32, usize)> {
         self.q.growth().to_vec()
-    }
-
-    /// The normal-play Grundy value of each heap size (uint32).
-    fn grundy<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
-        PyArray1::from_vec(py, crate::misere_quotient::grundy_values(&self.opts))
     }
 
     /// The normal-play value of each element, or None when the elements do not determine it.
@@ -83,7 +73,7 @@ impl MisereQuotient {
         self.q.normal_values(&g).map(|v| PyArray1::from_vec(py, v))
     }
 
-    /// The options of heap `n`, each as the heaps (with moves) it leaves.
+    /// The options of heap `n`, each as the (sorted) heaps it leaves.
     fn options(&self, n: usize) -> PyResult<Vec<Vec<u32>>> {
         self.opts
             .get(n)
@@ -108,8 +98,7 @@ impl MisereQuotient {
     fn element(&self, heaps: PyReadonlyArray1<'_, u64>) -> PyResult<u32> {
         let h = heaps.as_slice()?;
         self.check_heaps(h)?;
-        Ok(h.iter()
-            .fold(0, |x, &n| self.q.mul(x, self.q.pretending()[n as usize])))
+        Ok(self.q.element(h))
     }
 
     /// Misère P (true) or N for each row of a 2-D uint64 array of heaps (0 pads), rows split

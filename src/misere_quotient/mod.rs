@@ -54,37 +54,8 @@
 
 use crate::engine::Control;
 use crate::error::{Error, Result};
+use crate::position::misere::FxMap;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// FxHash's multiply-rotate, for the small keys of the memo tables.
-#[derive(Default, Clone, Copy)]
-struct Fx(u64);
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    #[inline]
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
 /// Outcomes memoised before the learner gives up (about 60 bytes each).
 const MAX_MEMO: usize = 1 << 26;
@@ -102,6 +73,13 @@ impl Monoid {
     #[inline]
     fn mul(&self, a: u32, b: u32) -> u32 {
         self.mul[a as usize * self.m + b as usize]
+    }
+
+    /// The element of a sum of heaps, given each heap size's element `phi`.
+    fn eval<H: Copy + Into<u64>>(&self, phi: &[u32], heaps: &[H]) -> u32 {
+        heaps
+            .iter()
+            .fold(0, |x, &h| self.mul(x, phi[h.into() as usize]))
     }
 }
 
@@ -215,14 +193,12 @@ impl Quotient {
     }
 
     /// The element of the sum of `heaps` (each at most `max_heap`; the caller checks).
-    pub fn element(&self, heaps: &[u32]) -> u32 {
-        heaps
-            .iter()
-            .fold(0, |x, &h| self.monoid.mul(x, self.pretending[h as usize]))
+    pub fn element<H: Copy + Into<u64>>(&self, heaps: &[H]) -> u32 {
+        self.monoid.eval(&self.pretending, heaps)
     }
 
     /// Whether the sum of `heaps` is a misère P-position.
-    pub fn is_p(&self, heaps: &[u32]) -> bool {
+    pub fn is_p<H: Copy + Into<u64>>(&self, heaps: &[H]) -> bool {
         self.in_p(self.element(heaps))
     }
 
@@ -339,13 +315,13 @@ impl Oracle<'_> {
         };
         if let Some((limit, q, phi)) = &self.proven {
             if top < *limit {
-                let x = pos.iter().fold(0, |x, &h| q.mul(x, phi[h as usize]));
+                let x = q.eval(phi, pos);
                 return Ok(q.p[x as usize]);
             }
         }
         if let Some((size, q, phi)) = &self.below {
             if pos.iter().map(|&h| h as u64).sum::<u64>() < *size {
-                let x = pos.iter().fold(0, |x, &h| q.mul(x, phi[h as usize]));
+                let x = q.eval(phi, pos);
                 return Ok(q.p[x as usize]);
             }
         }
@@ -848,9 +824,7 @@ impl<'a> Builder<'a> {
     }
 
     fn option_elements(q: &Monoid, phi: &[u32], opts: &[Vec<u32>]) -> Vec<u32> {
-        opts.iter()
-            .map(|o| o.iter().fold(0, |x, &h| q.mul(x, phi[h as usize])))
-            .collect()
+        opts.iter().map(|o| q.eval(phi, o)).collect()
     }
 
     fn run(mut self) -> Result<Quotient> {

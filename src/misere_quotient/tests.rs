@@ -112,21 +112,3 @@ fn bad_options_are_refused() {
     let bad = vec![vec![], vec![vec![]], vec![vec![1, 0]]];
     assert!(Quotient::compute(&bad, &NoControl).is_err());
 }
-
-#[test]
-#[ignore]
-fn trace() {
-    let code = std::env::var("MQ_CODE").unwrap_or("0.77".into());
-    let max: u64 = std::env::var("MQ_MAX")
-        .map(|s| s.parse().unwrap())
-        .unwrap_or(10);
-    let t = std::time::Instant::now();
-    let q = Quotient::compute(&lists(&code, max), &NoControl).unwrap();
-    eprintln!(
-        "{code} {max}: order {} growth {:?} {:?} {:?}",
-        q.order(),
-        q.growth(),
-        q.stats(),
-        t.elapsed()
-    );
-}

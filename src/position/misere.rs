@@ -176,6 +176,7 @@ impl MisereGame<'_> {
             )));
         }
         self.check(max_heap)?;
+        crate::memory::check((max_heap + 1) * std::mem::size_of::<Vec<Vec<u32>>>() as u64)?;
         let mut lists: Vec<Vec<Vec<u32>>> = Vec::with_capacity(max_heap as usize + 1);
         let mut count = 0u64;
         for n in 0..=max_heap {
@@ -216,7 +217,7 @@ impl MisereGame<'_> {
 
 /// A fast hasher for small keys (FxHash's multiply-rotate), so that no dependency is needed.
 #[derive(Default, Clone, Copy)]
-struct Fx(u64);
+pub(crate) struct Fx(u64);
 
 impl Hasher for Fx {
     fn write(&mut self, bytes: &[u8]) {
@@ -241,7 +242,8 @@ impl Hasher for Fx {
     }
 }
 
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+/// A hash map with [`Fx`] hashing (also used by `crate::misere_quotient`).
+pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
 const UNKNOWN: u8 = 0;
 const P: u8 = 1;
