@@ -49,7 +49,7 @@
 //! let opts = vec![vec![], vec![vec![]], vec![vec![], vec![1]]];
 //! let q = Quotient::compute(&opts, &NoControl).unwrap();
 //! assert_eq!(q.order(), 6);
-//! assert!(q.is_p(&[1]) && !q.is_p(&[1, 1]) && q.is_p(&[2, 2]));
+//! assert!(q.is_p(&[1u32]) && !q.is_p(&[1u32, 1]) && q.is_p(&[2u32, 2]));
 //! ```
 
 use crate::engine::Control;
