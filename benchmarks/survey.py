@@ -4,6 +4,7 @@
     python benchmarks/survey.py family --workers 2 --project 64
     python benchmarks/survey.py cluster                      # "0.???" at 2^20 on a distributed.LocalCluster
     python benchmarks/survey.py cluster --pattern "0.???" --max-n 65536 --workers 2
+    python benchmarks/survey.py cluster --timeout 20 --csv rows.csv   # per-game limit; the rows kept
 
 The games run in worker processes (spawned, or Dask worker processes), so the driver's memory is
 the survey's own: rows and fingerprints, never value arrays. The projection schedules the measured
@@ -47,16 +48,20 @@ def report(df, wall: float, workers: int, project: int, rss0: int, peak_py: int)
     print(f"value arrays the workers did not send: at least {shipped / 2**20:.0f} MiB")
 
 
-def run(pattern: str, max_n: int, executor, workers: int, project: int) -> None:
+def run(pattern: str, max_n: int, executor, workers: int, project: int,
+        timeout: float | None = None, csv: str | None = None) -> None:
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     tracemalloc.start()
     t = time.perf_counter()
-    df = gr.survey(pattern, max_n=max_n, executor=executor, progress=False)
+    df = gr.survey(pattern, max_n=max_n, executor=executor, progress=False, timeout=timeout)
     wall = time.perf_counter() - t
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    print(f"{pattern} at max_n={max_n}:")
+    limit = "" if timeout is None else f", at most {timeout:g} s per game"
+    print(f"{pattern} at max_n={max_n}{limit}:")
     report(df, wall, workers, project, rss0, peak)
+    if csv:
+        df.to_csv(csv)
 
 
 def main() -> None:
@@ -66,20 +71,22 @@ def main() -> None:
     ap.add_argument("--max-n", type=int, default=None, help="default 2^12 (family) or 2^20 (cluster)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--project", type=int, default=64, help="project the measured times to this many workers")
+    ap.add_argument("--timeout", type=float, default=None, help="per-game limit in seconds (a row says so)")
+    ap.add_argument("--csv", default=None, help="write the survey's rows to this file")
     args = ap.parse_args()
     if args.what == "family":
         pattern, max_n = args.pattern or "0.????", args.max_n or 2**12
         ctx = multiprocessing.get_context("spawn")
         with concurrent.futures.ProcessPoolExecutor(args.workers, mp_context=ctx) as ex:
             list(ex.map(abs, range(args.workers)))  # start the workers before timing
-            run(pattern, max_n, ex, args.workers, args.project)
+            run(pattern, max_n, ex, args.workers, args.project, args.timeout, args.csv)
     else:
         from distributed import Client, LocalCluster
 
         pattern, max_n = args.pattern or "0.???", args.max_n or 2**20
         with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                           dashboard_address=None) as cluster, Client(cluster) as client:
-            run(pattern, max_n, client, args.workers, args.project)
+            run(pattern, max_n, client, args.workers, args.project, args.timeout, args.csv)
 
 
 if __name__ == "__main__":

@@ -101,3 +101,41 @@ def test_dask_worker_killed_mid_survey(tmp_path):
     assert killed and killed[0] < len(remote) - 1  # it died while games were left
     local = gr.survey(codes, max_n=MAX_N, progress=False)
     pd.testing.assert_frame_equal(local.drop(columns="seconds"), remote.drop(columns="seconds"))
+
+
+def test_waiting_on_dask_futures_does_not_grow_the_driver():
+    """The survey's wait loop polls many times per game: each poll must cost no lasting memory.
+
+    ``distributed.wait(..., timeout=)`` in a loop kept a task per pending future at each call (about
+    150 kB per call with 64 futures), so a long survey's driver grew to gigabytes.
+    """
+    import tracemalloc
+
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        finished = gr._survey._Finished()
+        slow = {client.submit(time.sleep, 3 + i / 1000, pure=False): i for i in range(64)}
+        for f in slow:
+            finished.add(f)
+        finished.ready(slow)  # the first call may allocate for good (imports, the iterator)
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            for _ in range(40):
+                assert finished.ready(slow) == []
+            grown = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+        assert grown < 500_000, f"{grown} bytes kept by 40 polls"
+        client.cancel(list(slow))
+        finished.close()
+        quick = gr._survey._Finished()
+        futures = {client.submit(abs, -i, pure=False): i for i in range(8)}
+        for f in futures:
+            quick.add(f)
+        seen: list = []
+        deadline = time.monotonic() + 30
+        while len(seen) < len(futures) and time.monotonic() < deadline:
+            seen += quick.ready({f: futures[f] for f in futures if f not in seen})
+        assert sorted(f.result() for f in seen) == list(range(8))
