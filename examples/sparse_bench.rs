@@ -41,6 +41,9 @@ fn options() -> SparseOptions {
     if let Some(v) = env("SPARSE_SHARE") {
         o.producer_share = v;
     }
+    if let Some(v) = env("SPARSE_AHEAD") {
+        o.ahead = v;
+    }
     if let Some(v) = env("SPARSE_SIMD") {
         o.simd = v != 0;
     }

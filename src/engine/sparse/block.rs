@@ -124,31 +124,24 @@ impl Ctx<'_> {
 
     /// For the heaps `k0 .. k1` of the block (`g` holds `G(0 .. n0 + k0)`; `flags`, a block's
     /// worth of value flags; `new_rare`, the rare heaps of the block so far): flags the values
-    /// of the splits with a rare part and the other part in `n0 .. n0 + k0`, or a rare part in
-    /// `n0 .. n0 + k0` and the other part below `n0`. Returns the number of pairs.
+    /// of the splits with a rare part and the other part in `n0 + from .. n0 + k0`, or a rare
+    /// part in `n0 .. n0 + k0` and the other part below `n0`. Returns the number of pairs.
+    /// (The splits whose other part lies in `n0 .. n0 + from` were flagged ahead, by
+    /// [`Ctx::scatter_ahead`].)
     pub(super) fn inner_scatter<T: Val>(
         &self,
         g: &[T],
         k0: usize,
         k1: usize,
+        from: usize,
         new_rare: &[usize],
         flags: &mut [u8],
     ) -> u64 {
         let (eng, n0) = (self.eng, self.n0);
         let stride = self.stride;
-        let mut pairs = 0;
+        let mut pairs = self.scatter_old(g, k0, k1, from, k0, &mut flags[k0 * stride..k1 * stride]);
         for sd in &eng.splits {
             let j = sd.j;
-            // Rare r below n0, other part n0 + i - j - r in n0 .. n0 + k0: i in r + j .. r + j + k0.
-            for &r in eng.rare.iter().take_while(|&&r| r + j < k1) {
-                let (lo, hi) = (k0.max(r + j), k1.min(r + j + k0));
-                if r == 0 || lo >= hi {
-                    continue;
-                }
-                let run = &mut flags[lo * stride..hi * stride];
-                scatter_flags(g, g[r].get(), n0 + lo - j - r, hi - lo, run, stride);
-                pairs += (hi - lo) as u64;
-            }
             // Rare r in n0 .. n0 + k0, other part n0 + i - j - r >= 1 (below n0).
             for &r in new_rare.iter().take_while(|&&r| r < n0 + k0) {
                 let lo = k0.max((r + j + 1).saturating_sub(n0));
@@ -158,6 +151,50 @@ impl Ctx<'_> {
                 let run = &mut flags[lo * stride..k1 * stride];
                 scatter_flags(g, g[r].get(), n0 + lo - j - r, k1 - lo, run, stride);
                 pairs += (k1 - lo) as u64;
+            }
+        }
+        pairs
+    }
+
+    /// For the heaps `k0 .. k1` of the block (`flags`: theirs only): flags the values of the
+    /// splits with a rare part below `n0` and the other part in `n0 + s0 .. n0 + s1` (`g` holds
+    /// at least `G(0 .. n0 + s1)`). Returns the number of pairs. Run ahead by the threads that
+    /// confirm, while the sequential part is still `s0 - s1` heaps or more behind `k0`.
+    pub(super) fn scatter_ahead<T: Val>(
+        &self,
+        g: &[T],
+        k0: usize,
+        k1: usize,
+        s1: usize,
+        flags: &mut [u8],
+    ) -> u64 {
+        self.scatter_old(g, k0, k1, 0, s1, flags)
+    }
+
+    fn scatter_old<T: Val>(
+        &self,
+        g: &[T],
+        k0: usize,
+        k1: usize,
+        s0: usize,
+        s1: usize,
+        flags: &mut [u8],
+    ) -> u64 {
+        let (eng, n0) = (self.eng, self.n0);
+        let stride = self.stride;
+        let mut pairs = 0;
+        for sd in &eng.splits {
+            let j = sd.j;
+            // Rare r below n0, other part n0 + i - j - r in n0 + s0 .. n0 + s1:
+            // i in r + j + s0 .. r + j + s1.
+            for &r in eng.rare.iter().take_while(|&&r| r + j + s0 < k1) {
+                let (lo, hi) = (k0.max(r + j + s0), k1.min(r + j + s1));
+                if r == 0 || lo >= hi {
+                    continue;
+                }
+                let run = &mut flags[(lo - k0) * stride..(hi - k0) * stride];
+                scatter_flags(g, g[r].get(), n0 + lo - j - r, hi - lo, run, stride);
+                pairs += (hi - lo) as u64;
             }
         }
         pairs

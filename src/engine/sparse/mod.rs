@@ -30,7 +30,11 @@
 //! 2. heap by heap, the splits that reach into the block (by sub-blocks of 32 heaps: those whose
 //!    block part lies in an earlier sub-block are again contiguous slices), the candidate `c`,
 //!    and the value when no rare value below `c` is left unconfirmed; otherwise `c` is taken
-//!    provisionally;
+//!    provisionally. Optionally (`SparseOptions::ahead`, for many cores) the splits whose block
+//!    part lies `ahead` heaps or more before the heap (rare parts far from 0: most of them in
+//!    0.354 or Grundy's game) are flagged for each sub-block by the other threads, once those
+//!    values are written and before the sub-block is reached, so that the one thread of this
+//!    part does not do them all;
 //! 3. on the other threads, while part 2 goes on, the searches that confirm the provisional
 //!    values, taken from a queue to which part 2 publishes each sub-block's (they read only
 //!    earlier values; one task per thread and block, which waits by spinning, so that no thread
@@ -63,8 +67,9 @@ use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
 use crate::sparse_space::SparseSpace;
 use block::Ctx;
-use queue::{Queue, Shared};
+use queue::{Ahead, Queue, Shared};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 mod block;
@@ -131,6 +136,12 @@ pub struct SparseOptions {
     /// are more than a `producer_share`-th of the block's work, so that the one thread does not
     /// hold the others back. 0: the number of threads (at least 2).
     pub producer_share: usize,
+    /// The rare-part splits whose other part lies in the block at least `ahead` heaps before
+    /// the heap are flagged ahead of the sequential part by the confirming threads (rounded up
+    /// to whole sub-blocks, at most `ahead` heaps behind what the sequential part has written),
+    /// so that the one thread does not do them all. 0 (the default): the sequential part does
+    /// them all.
+    pub ahead: usize,
 }
 
 impl Default for SparseOptions {
@@ -145,6 +156,9 @@ impl Default for SparseOptions {
             simd: true,
             prefix: 256,
             producer_share: 0,
+            // Measured on 2 cores: no gain (Grundy's game slower with short lags); it is for
+            // many cores, where the one thread of the sequential part is the limit.
+            ahead: 0,
         }
     }
 }
@@ -161,6 +175,9 @@ pub struct SparseStats {
     pub mask_changes: u64,
     /// Rare-part pairs enumerated.
     pub rare_pairs: u64,
+    /// Rare-part pairs flagged ahead of the sequential part (part of `rare_pairs`; by whichever
+    /// thread took each sub-block's task).
+    pub ahead_pairs: u64,
     /// Pairs whose values were all recorded: full searches (dense mode) and the prefixes.
     pub full_pairs: u64,
     /// Heaps whose rare values below the candidate had to be searched for.
@@ -189,6 +206,7 @@ impl SparseStats {
         self.dense_heaps += o.dense_heaps;
         self.mask_changes += o.mask_changes;
         self.rare_pairs += o.rare_pairs;
+        self.ahead_pairs += o.ahead_pairs;
         self.full_pairs += o.full_pairs;
         self.searches += o.searches;
         self.search_pairs += o.search_pairs;
@@ -708,11 +726,44 @@ impl TakeAndBreakSparse {
         } else {
             0
         };
+        // The splits reaching far back into the block, flagged ahead by the other threads
+        // (task t: sub-block t, other parts at least `lag` heaps before it).
+        let sb = self.opts.sub_block.max(1);
+        let lag = self.opts.ahead.div_ceil(sb) * sb;
+        let first_ahead = lag / sb + 1;
+        let ahead = (helpers > 0 && !self.dense && lag > 0)
+            .then(|| Ahead::new(b.div_ceil(sb), first_ahead));
+        let ahead_pairs = AtomicU64::new(0);
+        let flags_sh = Shared::new(&mut flags_all[..]);
+        let (ahead, ahead_pairs, flags_sh) = (ahead.as_ref(), &ahead_pairs, &flags_sh);
+        let run_ahead = move |t: usize| {
+            let (k0, k1) = (t * sb, ((t + 1) * sb).min(b));
+            let s1 = k0 - lag;
+            // SAFETY: the values below n0 + s1 are written (the task is available) and no
+            // longer change; the flags of sub-block t are this task's alone until it is done
+            // (the sequential part waits for it before it touches them).
+            let (gv, fl) = unsafe {
+                (
+                    shared.prefix(n0 + s1),
+                    flags_sh.slice_mut(k0 * stride, k1 * stride),
+                )
+            };
+            let pairs = cx.scatter_ahead(gv, k0, k1, s1, fl);
+            ahead_pairs.fetch_add(pairs, Ordering::Relaxed);
+        };
+        let other_work = move || ahead.is_some_and(|a| a.ready());
         rayon::scope(|sc| {
             for _ in 0..helpers {
-                sc.spawn(move |_| {
-                    while let Some(ps) = queue.claim(claim, true) {
-                        confirm(ps);
+                sc.spawn(move |_| loop {
+                    if let Some(t) = ahead.and_then(|a| a.claim()) {
+                        run_ahead(t);
+                        ahead.unwrap().finish(t);
+                        continue;
+                    }
+                    match queue.claim_or(claim, true, other_work) {
+                        Some(ps) => confirm(ps),
+                        None if !queue.is_closed() && other_work() => {}
+                        None => break,
                     }
                 });
             }
@@ -720,16 +771,28 @@ impl TakeAndBreakSparse {
             let mut k0 = 0;
             let mut stop = false;
             while k0 < b && !stop {
-                let k1 = (k0 + self.opts.sub_block.max(1)).min(b);
+                let k1 = (k0 + sb).min(b);
                 if !self.dense && k0 > 0 {
-                    // SAFETY: the values below n0 + k0 are written and no longer change.
-                    let gv = unsafe { shared.prefix(n0 + k0) };
-                    let flags = &mut flags_all[..k1 * stride];
-                    stats.rare_pairs += cx.inner_scatter(gv, k0, k1, &new_rare, flags);
+                    let t = k0 / sb;
+                    let from = match ahead {
+                        Some(a) if t >= first_ahead => {
+                            if a.take_or_wait(t) {
+                                run_ahead(t);
+                            }
+                            k0 - lag
+                        }
+                        _ => 0,
+                    };
+                    // SAFETY: the values below n0 + k0 are written and no longer change; the
+                    // tasks ahead touch only the flags of sub-blocks after this one.
+                    let (gv, flags) =
+                        unsafe { (shared.prefix(n0 + k0), flags_sh.slice_mut(0, k1 * stride)) };
+                    stats.rare_pairs += cx.inner_scatter(gv, k0, k1, from, &new_rare, flags);
                 }
                 for i in k0..k1 {
                     let set = &mut sets[i * words..(i + 1) * words];
-                    let flags = &mut flags_all[i * stride..(i + 1) * stride];
+                    // SAFETY: as above, heap i's flags are no other task's.
+                    let flags = unsafe { flags_sh.slice_mut(i * stride, (i + 1) * stride) };
                     // SAFETY: only this thread fills the queue, above what it published.
                     let p = unsafe { queue.entry(filled) };
                     // SAFETY: the values below n0 + i are written; heap n0 + i is written only
@@ -774,6 +837,11 @@ impl TakeAndBreakSparse {
                     published += 1;
                 }
                 queue.publish(published);
+                if let Some(a) = ahead {
+                    if !stop && a.make_available((k1 + lag) / sb + 1) {
+                        queue.notify();
+                    }
+                }
                 k0 = k1;
             }
             queue.publish(filled);
@@ -783,6 +851,8 @@ impl TakeAndBreakSparse {
                 confirm(ps);
             }
         });
+        stats.ahead_pairs += ahead_pairs.load(Ordering::Relaxed);
+        stats.rare_pairs += stats.ahead_pairs;
         let npending = queue.published();
         g.truncate(len);
         let t3 = clock.elapsed();

@@ -41,6 +41,16 @@ impl<T> Shared<T> {
         std::slice::from_raw_parts(self.ptr, n)
     }
 
+    /// Values `a .. b`, to write.
+    ///
+    /// # Safety
+    /// No other slice covering any of them may be alive while this one is.
+    #[allow(clippy::mut_from_ref)]
+    pub(super) unsafe fn slice_mut<'a>(&self, a: usize, b: usize) -> &'a mut [T] {
+        assert!(a <= b && b <= self.len);
+        std::slice::from_raw_parts_mut(self.ptr.add(a), b - a)
+    }
+
     /// Writes value `i`.
     ///
     /// # Safety
@@ -48,6 +58,77 @@ impl<T> Shared<T> {
     pub(super) unsafe fn write(&self, i: usize, v: T) {
         assert!(i < self.len);
         self.ptr.add(i).write(v)
+    }
+}
+
+/// The sub-blocks whose splits reaching far back into the block (a rare part below the block,
+/// the other part at least `AHEAD_LAG` heaps behind the sub-block) the confirming threads flag
+/// ahead of the sequential part, so that one thread does not do them all. Task `t` is
+/// sub-block `t`; it can start once the values it reads are written (`avail` counts those
+/// tasks), is taken once (`next`, in order: by a confirming thread, or by the sequential part
+/// itself when it gets there first), and is waited for through `done`.
+pub(super) struct Ahead {
+    next: AtomicUsize,
+    avail: AtomicUsize,
+    done: Vec<AtomicBool>,
+}
+
+impl Ahead {
+    pub(super) fn new(tasks: usize, first: usize) -> Self {
+        Ahead {
+            next: AtomicUsize::new(first),
+            avail: AtomicUsize::new(first),
+            done: (0..tasks).map(|_| AtomicBool::new(false)).collect(),
+        }
+    }
+
+    /// Tasks below `n` may start (the producer wrote what they read).
+    pub(super) fn make_available(&self, n: usize) -> bool {
+        let n = n.min(self.done.len());
+        self.avail.fetch_max(n, Ordering::SeqCst) < n
+    }
+
+    /// Whether a task may be taken now.
+    pub(super) fn ready(&self) -> bool {
+        self.next.load(Ordering::SeqCst) < self.avail.load(Ordering::SeqCst)
+    }
+
+    /// Takes the next available task.
+    pub(super) fn claim(&self) -> Option<usize> {
+        loop {
+            let t = self.next.load(Ordering::Acquire);
+            if t >= self.avail.load(Ordering::Acquire) {
+                return None;
+            }
+            if self
+                .next
+                .compare_exchange_weak(t, t + 1, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                return Some(t);
+            }
+        }
+    }
+
+    /// For the producer at sub-block `t` (tasks below `t` are all taken): true when it took
+    /// task `t` itself (it is available: the producer wrote what it reads), false when another
+    /// thread did, in which case this waits until that thread is done.
+    pub(super) fn take_or_wait(&self, t: usize) -> bool {
+        if self
+            .next
+            .compare_exchange(t, t + 1, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            return true;
+        }
+        while !self.done[t].load(Ordering::Acquire) {
+            std::hint::spin_loop();
+        }
+        false
+    }
+
+    pub(super) fn finish(&self, t: usize) {
+        self.done[t].store(true, Ordering::Release);
     }
 }
 
@@ -112,10 +193,19 @@ impl Queue {
         }
     }
 
+    /// Wakes the sleeping confirmers for other work ([`Queue::claim_or`]).
+    pub(super) fn notify(&self) {
+        self.wake();
+    }
+
     /// No more entries.
     pub(super) fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
         self.wake();
+    }
+
+    pub(super) fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
     }
 
     pub(super) fn published(&self) -> usize {
@@ -129,6 +219,18 @@ impl Queue {
     /// producer on a busy machine.
     #[allow(clippy::mut_from_ref)]
     pub(super) fn claim(&self, max: usize, wait: bool) -> Option<&mut [Pending]> {
+        self.claim_or(max, wait, || false)
+    }
+
+    /// [`Queue::claim`], which also returns `None` while it waits as soon as `other()` says
+    /// there is other work (the caller tells the two cases apart by calling `other` again).
+    #[allow(clippy::mut_from_ref)]
+    pub(super) fn claim_or(
+        &self,
+        max: usize,
+        wait: bool,
+        other: impl Fn() -> bool,
+    ) -> Option<&mut [Pending]> {
         let mut backoff = 1;
         let mut spins = 0u32;
         loop {
@@ -148,7 +250,7 @@ impl Queue {
                 }
                 continue;
             }
-            if closed || !wait {
+            if closed || !wait || other() {
                 return None;
             }
             if spins < SPINS_BEFORE_SLEEP {
@@ -166,7 +268,10 @@ impl Queue {
                 parked.push(std::thread::current());
                 self.sleepers.fetch_add(1, Ordering::SeqCst);
             }
-            if self.published.load(Ordering::SeqCst) == p && !self.closed.load(Ordering::SeqCst) {
+            if self.published.load(Ordering::SeqCst) == p
+                && !self.closed.load(Ordering::SeqCst)
+                && !other()
+            {
                 std::thread::park();
             }
             spins = 0;

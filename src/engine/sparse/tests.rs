@@ -23,6 +23,7 @@ fn eager() -> SparseOptions {
         simd: true,
         prefix: 0,
         producer_share: 0,
+        ahead: 16,
     }
 }
 
@@ -45,6 +46,15 @@ fn variants() -> Vec<SparseOptions> {
         SparseOptions {
             producer_share: 16,
             ..SparseOptions::default()
+        },
+        SparseOptions {
+            ahead: 0,
+            ..eager()
+        },
+        SparseOptions {
+            ahead: 1,
+            block: 512,
+            ..eager()
         },
     ]
 }
@@ -133,6 +143,37 @@ fn identical_for_any_thread_count() {
         for k in 1..=4 {
             let got = pool(k).install(|| sparse_with(code, 6000, SparseOptions::default()));
             assert_eq!(got.values().to_vec(), want, "{code} with {k} threads");
+        }
+    }
+}
+
+/// The splits flagged ahead of the sequential part (by the confirming threads, or by the
+/// sequential part when it gets there first) give the values of a run that flags none ahead.
+#[test]
+fn flagging_ahead_changes_no_value() {
+    let off = SparseOptions {
+        ahead: 0,
+        ..SparseOptions::default()
+    };
+    for code in ["4!.0", "0.354", "0.1777"] {
+        let want = pool(1).install(|| sparse_with(code, 40_000, off));
+        for (k, lag) in [(2, 1), (2, 64), (3, 40)] {
+            let opts = SparseOptions {
+                ahead: lag,
+                sub_block: 16,
+                ..SparseOptions::default()
+            };
+            let got = pool(k).install(|| sparse_with(code, 40_000, opts));
+            assert_eq!(
+                got.values().to_vec(),
+                want.values().to_vec(),
+                "{code} {k} {lag}"
+            );
+            assert!(
+                got.step().stats().ahead_pairs > 0,
+                "{code}: nothing flagged ahead"
+            );
+            assert_eq!(want.step().stats().ahead_pairs, 0);
         }
     }
 }
