@@ -5,12 +5,17 @@
     python benchmarks/fast_engine.py grundy-2^24 --threads 1 2 4 8 16   # thread scaling
     python benchmarks/fast_engine.py grundy-2^28 --threads 2   # the stretch target (not run by default)
     python benchmarks/fast_engine.py 0.1777-proven             # issue 16's hardest proof (not run by default)
+    python benchmarks/fast_engine.py 0.354-2^21-engine --repeat 5   # medians of 5 alternating runs
 
 Each run happens in a fresh process, so its peak memory (ru_maxrss) is its own. Cases ending in
 "-engine" compute every value (``from_period=False``); "-filled" is what ``values()`` does by
 default: it proves the period on the way and fills the rest from it. "ns/value" is wall time per
 value; "x threads" multiplies it by the threads, the cost per value per thread (equal to ns/value
 under perfect scaling). README.md records the peers' times on the same cases.
+
+On a small virtual machine 2-thread times vary by about 20% from run to run even at idle: with
+``--repeat N`` each case runs N times, the thread counts alternating, and the table shows the
+median with the range in the notes.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -72,6 +78,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cases", nargs="*", default=list(CASES), help=", ".join(CASES_ALL))
     ap.add_argument("--threads", nargs="+", type=int, default=[1, 2], help="thread counts (default 1 2)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per case and thread count (median shown)")
     ap.add_argument("--child", nargs=2, metavar=("CASE", "THREADS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -83,21 +90,33 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     print(f"{'case':<28}{'threads':>8}{'seconds':>10}{'values/s':>14}{'ns/value':>10}{'x threads':>10}"
           f"{'peak MiB':>10}{'ratio':>7}  notes")
+    if args.repeat < 1:
+        ap.error("--repeat must be at least 1")
     for case in args.cases:
+        runs: dict[int, list[dict]] = {t: [] for t in args.threads}
+        for _ in range(args.repeat):  # alternating, so that a slow spell of the machine hits both
+            for threads in args.threads:
+                out = subprocess.run([sys.executable, __file__, "--child", case, str(threads)], capture_output=True,
+                                     text=True, check=True).stdout
+                runs[threads].append(json.loads(out.strip().splitlines()[-1]))
         first = None
         for threads in args.threads:
-            out = subprocess.run([sys.executable, __file__, "--child", case, str(threads)], capture_output=True,
-                                 text=True, check=True).stdout
-            r = json.loads(out.strip().splitlines()[-1])
-            first = first or r["seconds"]
+            rs = runs[threads]
+            secs = statistics.median(r["seconds"] for r in rs)
+            r = rs[0]
+            first = first or secs
             n = CASES_ALL[case][1] or r["checked_to"]
-            ratio = f"{first / r['seconds']:.2f}" if threads != args.threads[0] else ""
+            ratio = f"{first / secs:.2f}" if threads != args.threads[0] else ""
             notes = f"preperiod {r['preperiod']}, period {r['period']}, {n} values" if "period" in r else ""
+            if len(rs) > 1:
+                lo, hi = min(x["seconds"] for x in rs), max(x["seconds"] for x in rs)
+                notes += ("; " if notes else "") + f"median of {len(rs)}, {lo:.3f} to {hi:.3f} s"
             if threads == args.threads[-1] and case in TARGETS:
                 notes += ("; " if notes else "") + "target " + TARGETS[case]
-            ns = r["seconds"] * 1e9 / n
-            print(f"{case:<28}{threads:>8}{r['seconds']:>10.3f}{n / r['seconds']:>14,.0f}{ns:>10.1f}"
-                  f"{ns * threads:>10.1f}{r['peak_mib']:>10.0f}{ratio:>7}  {notes}", flush=True)
+            ns = secs * 1e9 / n
+            peak = max(x["peak_mib"] for x in rs)
+            print(f"{case:<28}{threads:>8}{secs:>10.3f}{n / secs:>14,.0f}{ns:>10.1f}"
+                  f"{ns * threads:>10.1f}{peak:>10.0f}{ratio:>7}  {notes}", flush=True)
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 
