@@ -285,13 +285,15 @@ class MisereQuotient:
         dict
             ``queries`` (outcome queries of the learner), ``searched`` (positions the outcome
             search memoised), ``counterexamples``, ``proof_states`` (pairs the proofs visited),
-            ``reused`` and ``placed`` (heaps added without learning).
+            ``reused`` and ``placed`` (heaps added without learning), ``guessed`` and
+            ``guesses_wrong`` (learning steps that succeeded on guessed outcomes, without the
+            exact search, and those whose guesses the proof refuted, learned again exactly).
 
         Examples
         --------
         >>> import grundy as gr
         >>> sorted(gr.misere_quotient(gr.kayles(), 4).stats)
-        ['counterexamples', 'placed', 'proof_states', 'queries', 'reused', 'searched']
+        ['counterexamples', 'guessed', 'guesses_wrong', 'placed', 'proof_states', 'queries', 'reused', 'searched']
         """
         return dict(self._core.stats())
 

@@ -91,6 +91,8 @@ impl MisereQuotient {
         d.set_item("proof_states", s.proof_states)?;
         d.set_item("reused", s.reused)?;
         d.set_item("placed", s.placed)?;
+        d.set_item("guessed", s.guessed)?;
+        d.set_item("guesses_wrong", s.guesses_wrong)?;
         Ok(d)
     }
 

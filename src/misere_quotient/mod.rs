@@ -27,6 +27,13 @@
 //!   1 ∉ U(X)` at each; it is a proof, not a sample. A failure names a sum `X`; the outcome
 //!   search finds a sum (`X` or one of its options) that the hypothesis gets wrong, which goes
 //!   back to the learner as a counterexample.
+//! * **Guessing first.** A learning step first answers its queries by guessing: the part of a
+//!   sum made of heaps `< n` is replaced by the representative of its element in the proven
+//!   quotient, so the search meets about one sum per element and number of copies of the new
+//!   heaps. That is exact unless some class of that quotient splits once heap `n` is there; the
+//!   proof below decides, and a guess it refutes (the truth at the failure disagrees with the
+//!   guess, a representative leads back to a sum being searched, or the hypothesis outgrows a
+//!   bound) is thrown away and the step is learned again with the exact search.
 //! * Commutativity of the learned automaton is checked first (a failure again yields a
 //!   counterexample), so that `φ` is a monoid homomorphism.
 //!
@@ -54,7 +61,7 @@
 
 use crate::engine::Control;
 use crate::error::{Error, Result};
-use crate::position::misere::FxMap;
+use crate::position::misere::{FxMap, FxSet};
 use std::collections::HashMap;
 
 /// Outcomes memoised before the learner gives up (about 60 bytes each).
@@ -111,6 +118,11 @@ pub struct Stats {
     pub reused: u64,
     /// Heaps placed without learning by proving one candidate element.
     pub placed: u64,
+    /// Learning steps that ended with a proof while outcomes were guessed (`Oracle::guess`),
+    /// without the exact search.
+    pub guessed: u64,
+    /// Learning steps whose guessed outcomes proved wrong (then learned exactly).
+    pub guesses_wrong: u64,
 }
 
 impl Quotient {
@@ -306,6 +318,16 @@ struct Oracle<'a> {
     ctl: &'a dyn Control,
     /// The heap being added and the last one, for polls.
     at: (u64, u64),
+    /// For each element of the proven quotient, a sum of heaps (sorted) that maps to it.
+    reps: Vec<Vec<u32>>,
+    /// Guess mode: the part of a sum made of heaps the proven quotient covers is replaced by
+    /// the representative of its element. Exact while no class of that quotient splits when the
+    /// new heaps come; otherwise a guess (which the proof catches), at a tiny fraction of the
+    /// cost: the search meets one sum per element and number of new heaps.
+    guess: bool,
+    /// In guess mode, the sums being searched: replacing parts by representatives can lead
+    /// back to one of them, which ends the guess (`Error::Cycle`).
+    open: FxSet<Box<[u32]>>,
 }
 
 impl Oracle<'_> {
@@ -325,8 +347,29 @@ impl Oracle<'_> {
                 return Ok(q.p[x as usize]);
             }
         }
+        let canon;
+        let pos = match &self.proven {
+            Some((limit, q, phi)) if self.guess && !self.reps.is_empty() => {
+                let old = pos.partition_point(|&h| h < *limit);
+                let rep = &self.reps[q.eval(phi, &pos[..old]) as usize];
+                if rep[..] == pos[..old] {
+                    pos
+                } else {
+                    let mut c = Vec::with_capacity(rep.len() + pos.len() - old);
+                    c.extend_from_slice(rep);
+                    c.extend_from_slice(&pos[old..]);
+                    c.sort_unstable();
+                    canon = c;
+                    &canon[..]
+                }
+            }
+            _ => pos,
+        };
         if let Some(&v) = self.memo.get(pos) {
             return Ok(v);
+        }
+        if self.guess && !self.open.insert(pos.into()) {
+            return Err(Error::Cycle(Vec::new()));
         }
         let opts = self.opts;
         let mut p = true;
@@ -357,6 +400,9 @@ impl Oracle<'_> {
                 requested: (self.memo.len() as u64) * 64,
                 available: (MAX_MEMO as u64) * 64,
             });
+        }
+        if self.guess {
+            self.open.remove(pos);
         }
         self.memo.insert(pos.into(), p);
         self.searched += 1;
@@ -391,6 +437,7 @@ fn bit(row: &[u64], i: usize) -> bool {
 
 /// Angluin's observation table. States are access words with pairwise different rows;
 /// `ext[s][a]` is the row of `s + letters[a]`.
+#[derive(Clone)]
 struct Learner {
     letters: Vec<u32>,
     access: Vec<Vec<u32>>,
@@ -815,6 +862,9 @@ impl<'a> Builder<'a> {
                 searched: 0,
                 ctl,
                 at: (0, opts.len() as u64),
+                reps: Vec::new(),
+                guess: false,
+                open: FxSet::default(),
             },
             learner: Learner::new(),
             pending: Vec::new(),
@@ -919,6 +969,10 @@ impl<'a> Builder<'a> {
             }
             self.oracle.memo = FxMap::default();
             self.oracle.proven = Some((n as u32 + 1, q.clone(), phi.clone()));
+            self.oracle.reps = self.learner.access.iter().map(|w| sorted(w)).collect();
+            if self.oracle.reps.len() != q.m {
+                self.oracle.reps.clear();
+            }
         }
         self.stats.searched = self.oracle.searched;
         let words = self
@@ -945,11 +999,53 @@ impl<'a> Builder<'a> {
     /// pending ones). Returns the monoid (element 0 the identity) and the pretending function
     /// of heaps `0..=n`.
     fn learn(&mut self, n: u64, max: u64) -> Result<(Monoid, Vec<u32>)> {
-        for h in std::mem::take(&mut self.pending) {
+        let pending = std::mem::take(&mut self.pending);
+        if !self.oracle.reps.is_empty() {
+            // First with guessed outcomes (see `Oracle::guess`): the proof decides, so a wrong
+            // guess costs only the attempt, after which everything is learned again exactly.
+            let saved = self.learner.clone();
+            self.oracle.guess = true;
+            self.oracle.memo = FxMap::default();
+            let r = self.learn_with(&pending, n, max, true);
+            self.oracle.guess = false;
+            self.oracle.open.clear();
+            self.oracle.memo = FxMap::default();
+            self.oracle.below = None;
+            match r {
+                Ok(Some(found)) => {
+                    self.stats.guessed += 1;
+                    return Ok(found);
+                }
+                Ok(None) | Err(Error::Memory { .. } | Error::Cycle(_)) => {
+                    self.stats.guesses_wrong += 1;
+                    self.learner = saved;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(self
+            .learn_with(&pending, n, max, false)?
+            .expect("exact learning always ends with a proof"))
+    }
+
+    /// Learning with the heaps `pending` added as letters. With `guess`, gives up (None) as soon
+    /// as the truth at a failed proof contradicts the guessed outcomes.
+    fn learn_with(
+        &mut self,
+        pending: &[u32],
+        n: u64,
+        max: u64,
+        guess: bool,
+    ) -> Result<Option<(Monoid, Vec<u32>)>> {
+        for &h in pending {
             self.learner
                 .add_letter(h, &mut self.oracle, &mut self.stats)?;
         }
         loop {
+            // Guessed outcomes need not have a small quotient at all.
+            if guess && self.learner.access.len() > 4 * self.oracle.reps.len() + 64 {
+                return Ok(None);
+            }
             self.learner
                 .close(&mut self.oracle, &mut self.stats, self.ctl, n, max + 1)?;
             let hyp = self.learner.hypothesis();
@@ -1026,7 +1122,7 @@ impl<'a> Builder<'a> {
             )? {
                 None => {
                     self.oracle.below = None;
-                    return Ok((q, phi));
+                    return Ok(Some((q, phi)));
                 }
                 Some(f) => {
                     let heaps = sorted(
@@ -1035,6 +1131,9 @@ impl<'a> Builder<'a> {
                             .map(|&i| self.learner.letters[i])
                             .collect::<Vec<_>>(),
                     );
+                    if guess && self.oracle.is_p(&heaps)? != f.truly_p {
+                        return Ok(None); // the guesses are wrong here: learn exactly
+                    }
                     self.oracle.memo.insert(heaps.into(), f.truly_p);
                     if self.oracle.below.as_ref().is_none_or(|b| b.0 < f.size) {
                         self.oracle.below = Some((f.size, q, phi));

@@ -112,3 +112,17 @@ fn bad_options_are_refused() {
     let bad = vec![vec![], vec![vec![]], vec![vec![1, 0]]];
     assert!(Quotient::compute(&bad, &NoControl).is_err());
 }
+
+/// Learning first guesses outcomes through the proven quotient's representatives; the proof
+/// decides. Both ends are exercised: Kayles' steps succeed on guesses, and a wrong guess of
+/// Dawson's Kayles falls back to exact learning; the results agree with the search above.
+#[test]
+fn guessed_learning_is_proven_or_redone() {
+    let kayles = Quotient::compute(&lists("0.77", 26), &NoControl).unwrap();
+    assert!(kayles.stats().guessed >= 3, "{:?}", kayles.stats());
+    let dawson = Quotient::compute(&lists("0.07", 12), &NoControl).unwrap();
+    assert!(dawson.stats().guesses_wrong >= 1, "{:?}", dawson.stats());
+    check_against_naive("0.07", 12, 4);
+    check_against_naive("0.17", 12, 4);
+    check_against_naive("0.35", 7, 4);
+}

@@ -244,6 +244,8 @@ impl Hasher for Fx {
 
 /// A hash map with [`Fx`] hashing (also used by `crate::misere_quotient`).
 pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+/// A hash set with [`Fx`] hashing (used by `crate::misere_quotient`).
+pub(crate) type FxSet<K> = std::collections::HashSet<K, BuildHasherDefault<Fx>>;
 
 const UNKNOWN: u8 = 0;
 const P: u8 = 1;
