@@ -729,20 +729,8 @@ fn prove(
         }
         let (x, u_set) = states[u].clone();
         for &li in &distinct {
-            let l = &letters[li];
-            let nx = q.mul(x, l.x);
-            let mut nu = vec![0u64; words].into_boxed_slice();
-            let row_g = &q.mul[l.x as usize * m..(l.x as usize + 1) * m];
-            let row_x = &q.mul[x as usize * m..(x as usize + 1) * m];
-            for z in 0..m {
-                let a = row_g[z] as usize;
-                let b = row_x[z] as usize;
-                if (u_set[a / 64] >> (a % 64)) & 1 == 1 || (l.wins[b / 64] >> (b % 64)) & 1 == 1 {
-                    nu[z / 64] |= 1 << (z % 64);
-                }
-            }
+            let key = step(q, (x, &u_set), &letters[li]);
             let nd = dist[u] + sizes[li] as u64;
-            let key = (nx, nu);
             let v = match index.get(&key) {
                 Some(&v) => v,
                 None => {
