@@ -287,13 +287,14 @@ class MisereQuotient:
             search memoised), ``counterexamples``, ``proof_states`` (pairs the proofs visited),
             ``reused`` and ``placed`` (heaps added without learning), ``guessed`` and
             ``guesses_wrong`` (learning steps that succeeded on guessed outcomes, without the
-            exact search, and those whose guesses the proof refuted, learned again exactly).
+            exact search, and those given up to the exact search), ``refinements`` (guesses the
+            proof refuted and that were tried again with some heaps freed).
 
         Examples
         --------
         >>> import grundy as gr
         >>> sorted(gr.misere_quotient(gr.kayles(), 4).stats)
-        ['counterexamples', 'guessed', 'guesses_wrong', 'placed', 'proof_states', 'queries', 'reused', 'searched']
+        ['counterexamples', 'guessed', 'guesses_wrong', 'placed', 'proof_states', 'queries', 'refinements', 'reused', 'searched']
         """
         return dict(self._core.stats())
 

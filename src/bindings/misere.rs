@@ -93,6 +93,7 @@ impl MisereQuotient {
         d.set_item("placed", s.placed)?;
         d.set_item("guessed", s.guessed)?;
         d.set_item("guesses_wrong", s.guesses_wrong)?;
+        d.set_item("refinements", s.refinements)?;
         Ok(d)
     }
 

@@ -27,13 +27,19 @@
 //!   1 ∉ U(X)` at each; it is a proof, not a sample. A failure names a sum `X`; the outcome
 //!   search finds a sum (`X` or one of its options) that the hypothesis gets wrong, which goes
 //!   back to the learner as a counterexample.
-//! * **Guessing first.** A learning step first answers its queries by guessing: the part of a
-//!   sum made of heaps `< n` is replaced by the representative of its element in the proven
-//!   quotient, so the search meets about one sum per element and number of copies of the new
-//!   heaps. That is exact unless some class of that quotient splits once heap `n` is there; the
-//!   proof below decides, and a guess it refutes (the truth at the failure disagrees with the
-//!   guess, a representative leads back to a sum being searched, or the hypothesis outgrows a
-//!   bound) is thrown away and the step is learned again with the exact search.
+//! * **Guessing first.** A learning step first answers its queries by guessing: each sum is put
+//!   in a canonical form through a *base* monoid, with the part of the sum the base covers
+//!   replaced by the least representative of its element, and the copies of the new heap folded
+//!   (`c ≥ 4` copies count as `2 + c mod 2`), so the search meets a few sums per element. At first
+//!   the base is the quotient proven for the smaller heaps; that is exact unless some class of it
+//!   splits once heap `n` is there. The proof below decides. When the truth at the failing sum
+//!   disagrees with the guess, the step starts again on the refuted hypothesis as base, with
+//!   some heaps of that sum *freed* (kept as they are, their copies folded at their element's
+//!   index and period): the fewest, one to three, that make the guess right at that sum. This
+//!   is how MisereSolver recalibrates a trial quotient (Plambeck and Siegel 2008), carried into
+//!   the learner: each base is a reduced monoid, so the freed heaps do not pile up. After 32
+//!   refutations in one step, or a representative leading back to a sum being searched, or a
+//!   hypothesis outgrowing a bound, the step is learned again with the exact search.
 //! * Commutativity of the learned automaton is checked first (a failure again yields a
 //!   counterexample), so that `φ` is a monoid homomorphism.
 //!
@@ -62,7 +68,9 @@
 use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::position::misere::{FxMap, FxSet};
-use std::collections::HashMap;
+
+/// Refuted guesses tried again in one learning step before the exact search takes over.
+const MAX_REFINEMENTS: u32 = 32;
 
 /// Outcomes memoised before the learner gives up (about 60 bytes each).
 const MAX_MEMO: usize = 1 << 26;
@@ -83,6 +91,29 @@ impl Monoid {
     }
 
     /// The element of a sum of heaps, given each heap size's element `phi`.
+    /// `x` to the power `k`.
+    fn pow_of(&self, x: u32, k: u32) -> u32 {
+        let mut y = 0;
+        for _ in 0..k {
+            y = self.mul(y, x);
+        }
+        y
+    }
+
+    /// The index and period of `x`: the least `i` and `p ≥ 1` with `x^(i+p) = x^i`.
+    fn index_period(&self, x: u32) -> (u32, u32) {
+        let mut first = vec![u32::MAX; self.m];
+        let mut y = 0;
+        for k in 0.. {
+            if first[y as usize] != u32::MAX {
+                return (first[y as usize], k - first[y as usize]);
+            }
+            first[y as usize] = k;
+            y = self.mul(y, x);
+        }
+        unreachable!()
+    }
+
     fn eval<H: Copy + Into<u64>>(&self, phi: &[u32], heaps: &[H]) -> u32 {
         heaps
             .iter()
@@ -121,8 +152,11 @@ pub struct Stats {
     /// Learning steps that ended with a proof while outcomes were guessed (`Oracle::guess`),
     /// without the exact search.
     pub guessed: u64,
-    /// Learning steps whose guessed outcomes proved wrong (then learned exactly).
+    /// Learning steps whose guesses were given up (then learned exactly).
     pub guesses_wrong: u64,
+    /// Guesses refuted at a sum and tried again on the refuted hypothesis with some of the
+    /// sum's heaps freed.
+    pub refinements: u64,
 }
 
 impl Quotient {
@@ -134,6 +168,16 @@ impl Quotient {
     /// [`Error::Memory`] when the search or the proof outgrows memory; the error of `ctl`,
     /// which is polled with `(heap, max_heap)`.
     pub fn compute(opts: &[Vec<Vec<u32>>], ctl: &dyn Control) -> Result<Quotient> {
+        Self::compute_refining(opts, ctl, MAX_REFINEMENTS)
+    }
+
+    /// As [`Quotient::compute`], with at most `refinements` refuted guesses tried again per
+    /// learning step (0: a refuted guess goes straight to the exact search).
+    fn compute_refining(
+        opts: &[Vec<Vec<u32>>],
+        ctl: &dyn Control,
+        refinements: u32,
+    ) -> Result<Quotient> {
         for (n, list) in opts.iter().enumerate() {
             for o in list {
                 if o.windows(2).any(|w| w[0] > w[1]) || o.iter().any(|&p| p as usize >= n) {
@@ -161,7 +205,9 @@ impl Quotient {
                 v
             })
             .collect();
-        Builder::new(&live, ctl).run()
+        let mut b = Builder::new(&live, ctl);
+        b.max_refinements = refinements;
+        b.run()
     }
 
     /// The number of elements.
@@ -318,13 +364,24 @@ struct Oracle<'a> {
     ctl: &'a dyn Control,
     /// The heap being added and the last one, for polls.
     at: (u64, u64),
-    /// For each element of the proven quotient, a sum of heaps (sorted) that maps to it.
+    /// In guess mode, the monoid through which sums are put in canonical form: the proven
+    /// quotient of the heaps below `.0` at first, then the last refuted hypothesis.
+    base: Option<(u32, Monoid, Vec<u32>)>,
+    /// For each element of the base, a sum (sorted) of heaps that are not freed
+    /// that maps to it: the least such sum by total size.
     reps: Vec<Vec<u32>>,
-    /// Guess mode: the part of a sum made of heaps the proven quotient covers is replaced by
-    /// the representative of its element. Exact while no class of that quotient splits when the
-    /// new heaps come; otherwise a guess (which the proof catches), at a tiny fraction of the
-    /// cost: the search meets one sum per element and number of new heaps.
+    /// Heaps (below the proven limit) that guessing keeps as they are, up to a number of
+    /// copies: `(index, period)` folds `c ≥ index + period` copies to `index + (c - index) mod
+    /// period`. The classes that split with the new heap are found by freeing the heaps of the
+    /// sums where a guess failed; the folding keeps the guessed outcomes a finite automaton.
+    freed: Vec<Option<(u32, u32)>>,
+    /// Guess mode: the part of a sum made of heaps the base covers (and not freed) is replaced
+    /// by the representative of its element, and the copies of freed heaps are folded. Exact
+    /// while no class of the base splits; otherwise a guess (which the proof catches), at a
+    /// tiny fraction of the cost: the search meets a few sums per element.
     guess: bool,
+    /// A buffer for canonical forms, reused across queries.
+    buf: Vec<u32>,
     /// In guess mode, the sums being searched: replacing parts by representatives can lead
     /// back to one of them, which ends the guess (`Error::Cycle`).
     open: FxSet<Box<[u32]>>,
@@ -347,18 +404,36 @@ impl Oracle<'_> {
                 return Ok(q.p[x as usize]);
             }
         }
-        let canon;
-        let pos = match &self.proven {
+        let mut canon = Vec::new();
+        let pos = match &self.base {
             Some((limit, q, phi)) if self.guess && !self.reps.is_empty() => {
-                let old = pos.partition_point(|&h| h < *limit);
-                let rep = &self.reps[q.eval(phi, &pos[..old]) as usize];
-                if rep[..] == pos[..old] {
+                let mut x = 0;
+                let mut c = std::mem::take(&mut self.buf);
+                c.clear();
+                let mut i = 0;
+                while i < pos.len() {
+                    let h = pos[i];
+                    let run = pos[i..].iter().take_while(|&&g| g == h).count() as u32;
+                    i += run as usize;
+                    match self.freed.get(h as usize).copied().flatten() {
+                        Some((index, period)) => {
+                            let k = if run >= index + period {
+                                index + (run - index) % period
+                            } else {
+                                run
+                            };
+                            c.extend(std::iter::repeat_n(h, k as usize));
+                        }
+                        None if h < *limit => x = q.mul(x, q.pow_of(phi[h as usize], run)),
+                        None => c.extend(std::iter::repeat_n(h, run as usize)),
+                    }
+                }
+                c.extend_from_slice(&self.reps[x as usize]);
+                c.sort_unstable();
+                if c[..] == pos[..] {
+                    self.buf = c;
                     pos
                 } else {
-                    let mut c = Vec::with_capacity(rep.len() + pos.len() - old);
-                    c.extend_from_slice(rep);
-                    c.extend_from_slice(&pos[old..]);
-                    c.sort_unstable();
                     canon = c;
                     &canon[..]
                 }
@@ -366,6 +441,9 @@ impl Oracle<'_> {
             _ => pos,
         };
         if let Some(&v) = self.memo.get(pos) {
+            if canon.capacity() > 0 {
+                self.buf = canon; // most queries end here: keep the buffer for the next
+            }
             return Ok(v);
         }
         if self.guess && !self.open.insert(pos.into()) {
@@ -444,7 +522,7 @@ struct Learner {
     tests: Vec<Vec<u32>>,
     rows: Vec<Row>,
     ext: Vec<Vec<Row>>,
-    index: HashMap<Row, usize>,
+    index: FxMap<Row, usize>,
 }
 
 /// A learned automaton: `delta[s * k + a]`, accepting states, letters.
@@ -471,14 +549,16 @@ impl Learner {
             tests: vec![Vec::new()],
             rows: vec![vec![0]], // the empty sum is N
             ext: vec![Vec::new()],
-            index: HashMap::from([(vec![0], 0)]),
+            index: [(vec![0], 0)].into_iter().collect(),
         }
     }
 
     fn row(&self, oracle: &mut Oracle, word: &[u32], stats: &mut Stats) -> Result<Row> {
         let mut row = Row::new();
+        let mut w = Vec::new();
         for (i, t) in self.tests.iter().enumerate() {
-            let mut w = word.to_vec();
+            w.clear();
+            w.extend_from_slice(word);
             w.extend_from_slice(t);
             w.sort_unstable();
             stats.queries += 1;
@@ -501,19 +581,23 @@ impl Learner {
     fn add_test(&mut self, t: Vec<u32>, oracle: &mut Oracle, stats: &mut Stats) -> Result<()> {
         let i = self.tests.len();
         self.tests.push(t.clone());
-        let mut query = |w: &[u32]| -> Result<bool> {
-            let mut w = w.to_vec();
+        let mut buf: Vec<u32> = Vec::new();
+        let mut query = |word: &[u32]| -> Result<bool> {
+            let w = &mut buf;
+            w.clear();
+            w.extend_from_slice(word);
             w.extend_from_slice(&t);
             w.sort_unstable();
             stats.queries += 1;
-            oracle.is_p(&w)
+            oracle.is_p(w)
         };
         for s in 0..self.access.len() {
             let b = query(&self.access[s])?;
             push_bit(&mut self.rows[s], i, b);
+            let mut w = self.access[s].clone();
+            w.push(0);
             for (a, &h) in self.letters.iter().enumerate() {
-                let mut w = self.access[s].clone();
-                w.push(h);
+                *w.last_mut().expect("the letter's place") = h;
                 let b = query(&w)?;
                 push_bit(&mut self.ext[s][a], i, b);
             }
@@ -825,6 +909,87 @@ fn extend_proof(
     Ok(true)
 }
 
+/// For each element of `q`, the least sum (by total size) of heaps that are not `freed` and
+/// map to it, found by Dijkstra's search over the elements; an element no such sum reaches gets
+/// an empty list (never asked for: the canonical forms only ask for elements of such sums).
+fn representatives(
+    q: &Monoid,
+    phi: &[u32],
+    opts: &[Vec<Vec<u32>>],
+    freed: &[Option<(u32, u32)>],
+) -> Vec<Vec<u32>> {
+    // The smallest heap of each element among the heaps that may stand in a representative.
+    let mut gens: Vec<u32> = Vec::new();
+    let mut seen = vec![false; q.m];
+    for (h, &x) in phi.iter().enumerate() {
+        if !opts[h].is_empty() && freed[h].is_none() && !seen[x as usize] {
+            seen[x as usize] = true;
+            gens.push(h as u32);
+        }
+    }
+    let mut dist = vec![u64::MAX; q.m];
+    let mut parent = vec![(0u32, 0u32); q.m];
+    dist[0] = 0;
+    let mut heap = std::collections::BinaryHeap::new();
+    heap.push(std::cmp::Reverse((0u64, 0u32)));
+    while let Some(std::cmp::Reverse((d, x))) = heap.pop() {
+        if d != dist[x as usize] {
+            continue;
+        }
+        for &g in &gens {
+            let y = q.mul(x, phi[g as usize]);
+            let nd = d + g as u64;
+            if nd < dist[y as usize] {
+                dist[y as usize] = nd;
+                parent[y as usize] = (x, g);
+                heap.push(std::cmp::Reverse((nd, y)));
+            }
+        }
+    }
+    (0..q.m)
+        .map(|x| {
+            let mut w = Vec::new();
+            let mut y = x;
+            while y != 0 && dist[y] != u64::MAX {
+                let (p, g) = parent[y];
+                w.push(g);
+                y = p as usize;
+            }
+            w.sort_unstable();
+            w
+        })
+        .collect()
+}
+
+/// How a learning step ended.
+enum Learned {
+    /// Proven: the monoid and the pretending function.
+    Proven(Monoid, Vec<u32>),
+    /// The guesses were wrong at this sum (sorted heaps), whose true outcome is given.
+    Refuted(Vec<u32>, bool, Monoid, Vec<u32>),
+    /// The guessed hypothesis outgrew its bound.
+    TooLarge,
+}
+
+/// The subsets of `items` with `k` elements, in lexicographic order.
+fn combinations(items: &[u32], k: usize) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    let mut idx: Vec<usize> = (0..k).collect();
+    if k == 0 || k > items.len() {
+        return out;
+    }
+    loop {
+        out.push(idx.iter().map(|&i| items[i]).collect());
+        let Some(i) = (0..k).rev().find(|&i| idx[i] != i + items.len() - k) else {
+            return out;
+        };
+        idx[i] += 1;
+        for j in i + 1..k {
+            idx[j] = idx[j - 1] + 1;
+        }
+    }
+}
+
 struct Builder<'a> {
     opts: &'a [Vec<Vec<u32>>],
     ctl: &'a dyn Control,
@@ -835,6 +1000,8 @@ struct Builder<'a> {
     /// The pairs the last proof of a learned quotient reached.
     reached: Vec<(u32, Set)>,
     stats: Stats,
+    /// Refuted guesses tried again per learning step before the exact search.
+    max_refinements: u32,
 }
 
 impl<'a> Builder<'a> {
@@ -850,14 +1017,18 @@ impl<'a> Builder<'a> {
                 searched: 0,
                 ctl,
                 at: (0, opts.len() as u64),
+                base: None,
                 reps: Vec::new(),
+                freed: Vec::new(),
                 guess: false,
+                buf: Vec::new(),
                 open: FxSet::default(),
             },
             learner: Learner::new(),
             pending: Vec::new(),
             reached: Vec::new(),
             stats: Stats::default(),
+            max_refinements: MAX_REFINEMENTS,
         }
     }
 
@@ -957,10 +1128,7 @@ impl<'a> Builder<'a> {
             }
             self.oracle.memo = FxMap::default();
             self.oracle.proven = Some((n as u32 + 1, q.clone(), phi.clone()));
-            self.oracle.reps = self.learner.access.iter().map(|w| sorted(w)).collect();
-            if self.oracle.reps.len() != q.m {
-                self.oracle.reps.clear();
-            }
+            self.oracle.reps.clear();
         }
         self.stats.searched = self.oracle.searched;
         let words = self
@@ -988,51 +1156,141 @@ impl<'a> Builder<'a> {
     /// of heaps `0..=n`.
     fn learn(&mut self, n: u64, max: u64) -> Result<(Monoid, Vec<u32>)> {
         let pending = std::mem::take(&mut self.pending);
-        if !self.oracle.reps.is_empty() {
-            // First with guessed outcomes (see `Oracle::guess`): the proof decides, so a wrong
-            // guess costs only the attempt, after which everything is learned again exactly.
+        if let Some(proven) = self.oracle.proven.clone() {
+            // First with guessed outcomes (see `Oracle::guess`): the proof decides. A guess it
+            // refutes at a sum is tried again on the refuted hypothesis, with some heaps of that
+            // sum freed (see `refine`), and learning starts again from the saved table. After a
+            // few refutations, only the exact search is left.
             let saved = self.learner.clone();
-            self.oracle.guess = true;
-            self.oracle.memo = FxMap::default();
-            let r = self.learn_with(&pending, n, max, true);
+            self.oracle.base = Some(proven);
+            // The new heap is folded from the start: its copies, like a freed heap's, are a guess.
+            self.oracle.freed = vec![None; n as usize + 1];
+            self.oracle.freed[n as usize] = Some((2, 2));
+            self.oracle.reps = self.representatives();
+            let mut rounds = 0;
+            let r = loop {
+                self.oracle.guess = true;
+                self.oracle.memo = FxMap::default();
+                self.oracle.open.clear();
+                match self.learn_with(&pending, n, max, true) {
+                    Ok(Learned::Proven(q, phi)) => break Ok(Some((q, phi))),
+                    Ok(Learned::Refuted(heaps, truly_p, q, phi)) => {
+                        self.learner = saved.clone();
+                        rounds += 1;
+                        if rounds > self.max_refinements {
+                            break Ok(None);
+                        }
+                        self.oracle.base = Some((n as u32 + 1, q, phi));
+                        self.refine(&heaps, truly_p)?;
+                        self.stats.refinements += 1;
+                    }
+                    Ok(Learned::TooLarge) | Err(Error::Memory { .. } | Error::Cycle(_)) => {
+                        break Ok(None)
+                    }
+                    Err(e) => break Err(e),
+                }
+            };
             self.oracle.guess = false;
             self.oracle.open.clear();
             self.oracle.memo = FxMap::default();
             self.oracle.below = None;
-            match r {
-                Ok(Some(found)) => {
+            self.oracle.base = None;
+            self.oracle.freed.clear();
+            self.oracle.reps.clear();
+            match r? {
+                Some(found) => {
                     self.stats.guessed += 1;
                     return Ok(found);
                 }
-                Ok(None) | Err(Error::Memory { .. } | Error::Cycle(_)) => {
+                None => {
                     self.stats.guesses_wrong += 1;
                     self.learner = saved;
                 }
-                Err(e) => return Err(e),
             }
         }
-        Ok(self
-            .learn_with(&pending, n, max, false)?
-            .expect("exact learning always ends with a proof"))
+        match self.learn_with(&pending, n, max, false)? {
+            Learned::Proven(q, phi) => Ok((q, phi)),
+            _ => unreachable!("exact learning always ends with a proof"),
+        }
+    }
+
+    /// The representatives of the base's elements with the freed heaps left out.
+    fn representatives(&self) -> Vec<Vec<u32>> {
+        let (_, q, phi) = self.oracle.base.as_ref().expect("a base to guess on");
+        representatives(q, phi, self.opts, &self.oracle.freed)
+    }
+
+    /// After a guess failed at the sum `heaps` (whose true outcome is `truly_p`), and the base
+    /// became the refuted hypothesis: frees the fewest heaps of that sum that make the guessed
+    /// search agree with the truth there (trying one, two, then three heaps), else all of them.
+    /// A freed heap is folded at its element's index and period in the base (the period made
+    /// even), the index raised to its copies in `heaps`.
+    fn refine(&mut self, heaps: &[u32], truly_p: bool) -> Result<()> {
+        let (_, q, phi) = self.oracle.base.clone().expect("a base to guess on");
+        self.oracle.freed.iter_mut().for_each(|f| *f = None);
+        // Each candidate: the heap and the folding it would get.
+        let mut candidates: Vec<(u32, (u32, u32))> = Vec::new();
+        let mut i = 0;
+        while i < heaps.len() {
+            let h = heaps[i];
+            let copies = heaps[i..].iter().take_while(|&&g| g == h).count() as u32;
+            i += copies as usize;
+            if !self.opts[h as usize].is_empty() {
+                let (index, period) = q.index_period(phi[h as usize]);
+                let period = if period % 2 == 1 { 2 * period } else { period };
+                candidates.push((h, (index.max(copies), period)));
+            }
+        }
+        // The check must see the guesses alone, not the exact answers of a failed hypothesis.
+        let below = self.oracle.below.take();
+        let ids: Vec<u32> = (0..candidates.len() as u32).collect();
+        let mut chosen: Option<Vec<u32>> = None;
+        'sizes: for k in 1..=candidates.len().min(3) {
+            for subset in combinations(&ids, k) {
+                for &j in &subset {
+                    let (h, f) = candidates[j as usize];
+                    self.oracle.freed[h as usize] = Some(f);
+                }
+                self.oracle.reps = self.representatives();
+                self.oracle.memo = FxMap::default();
+                self.oracle.open.clear();
+                let agrees = match self.oracle.is_p(heaps) {
+                    Ok(p) => p == truly_p,
+                    Err(Error::Cycle(_)) => false,
+                    Err(e) => {
+                        self.oracle.below = below;
+                        return Err(e);
+                    }
+                };
+                for &j in &subset {
+                    self.oracle.freed[candidates[j as usize].0 as usize] = None;
+                }
+                if agrees {
+                    chosen = Some(subset);
+                    break 'sizes;
+                }
+            }
+        }
+        self.oracle.below = below;
+        for j in chosen.unwrap_or(ids) {
+            let (h, f) = candidates[j as usize];
+            self.oracle.freed[h as usize] = Some(f);
+        }
+        self.oracle.reps = self.representatives();
+        Ok(())
     }
 
     /// Learning with the heaps `pending` added as letters. With `guess`, gives up (None) as soon
     /// as the truth at a failed proof contradicts the guessed outcomes.
-    fn learn_with(
-        &mut self,
-        pending: &[u32],
-        n: u64,
-        max: u64,
-        guess: bool,
-    ) -> Result<Option<(Monoid, Vec<u32>)>> {
+    fn learn_with(&mut self, pending: &[u32], n: u64, max: u64, guess: bool) -> Result<Learned> {
         for &h in pending {
             self.learner
                 .add_letter(h, &mut self.oracle, &mut self.stats)?;
         }
         loop {
             // Guessed outcomes need not have a small quotient at all.
-            if guess && self.learner.access.len() > 4 * self.oracle.reps.len() + 64 {
-                return Ok(None);
+            if guess && self.learner.access.len() > 16 * self.oracle.reps.len() + 256 {
+                return Ok(Learned::TooLarge);
             }
             self.learner
                 .close(&mut self.oracle, &mut self.stats, self.ctl, n, max + 1)?;
@@ -1066,17 +1324,29 @@ impl<'a> Builder<'a> {
                 .enumerate()
                 .map(|(i, &h)| (h, i))
                 .collect();
-            let access: Vec<Vec<usize>> = self
+            // Each access word but the empty one is an earlier access word and one letter (as
+            // `close` builds them), so column b of the table is column parent(b) moved by that
+            // letter: |Q|² steps instead of |Q|² runs of whole words.
+            let position: FxMap<&[u32], usize> = self
                 .learner
                 .access
                 .iter()
-                .map(|w| w.iter().map(|h| letter_of[h]).collect())
+                .enumerate()
+                .map(|(i, w)| (&w[..], i))
                 .collect();
             crate::memory::check((m * m * 4) as u64)?;
             let mut mul = vec![0u32; m * m];
-            for a in 0..m {
-                for b in 0..m {
-                    mul[a * m + b] = hyp.run(a as u32, &access[b]);
+            for (b, w) in self.learner.access.iter().enumerate() {
+                let Some((last, init)) = w.split_last() else {
+                    for a in 0..m {
+                        mul[a * m] = a as u32;
+                    }
+                    continue;
+                };
+                let parent = position[init];
+                let letter = letter_of[last];
+                for a in 0..m {
+                    mul[a * m + b] = hyp.delta[mul[a * m + parent] as usize * k + letter];
                 }
             }
             let q = Monoid {
@@ -1110,7 +1380,7 @@ impl<'a> Builder<'a> {
             )? {
                 None => {
                     self.oracle.below = None;
-                    return Ok(Some((q, phi)));
+                    return Ok(Learned::Proven(q, phi));
                 }
                 Some(f) => {
                     let heaps = sorted(
@@ -1119,10 +1389,14 @@ impl<'a> Builder<'a> {
                             .map(|&i| self.learner.letters[i])
                             .collect::<Vec<_>>(),
                     );
-                    if guess && self.oracle.is_p(&heaps)? != f.truly_p {
-                        return Ok(None); // the guesses are wrong here: learn exactly
+                    let refuted = guess && self.oracle.is_p(&heaps)? != f.truly_p;
+                    self.oracle.memo.insert(heaps.clone().into(), f.truly_p);
+                    if refuted {
+                        if self.oracle.below.as_ref().is_none_or(|b| b.0 < f.size) {
+                            self.oracle.below = Some((f.size, q.clone(), phi.clone()));
+                        }
+                        return Ok(Learned::Refuted(heaps, f.truly_p, q, phi));
                     }
-                    self.oracle.memo.insert(heaps.into(), f.truly_p);
                     if self.oracle.below.as_ref().is_none_or(|b| b.0 < f.size) {
                         self.oracle.below = Some((f.size, q, phi));
                     }

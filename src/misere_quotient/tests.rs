@@ -1,6 +1,7 @@
 use super::*;
 use crate::engine::NoControl;
 use crate::position::{HeapRule, MisereGame};
+use std::collections::HashMap;
 
 fn lists(code: &str, max: u64) -> Vec<Vec<Vec<u32>>> {
     let rule = HeapRule::TakeAndBreak(code.parse().unwrap());
@@ -120,8 +121,25 @@ fn bad_options_are_refused() {
 fn guessed_learning_is_proven_or_redone() {
     let kayles = Quotient::compute(&lists("0.77", 26), &NoControl).unwrap();
     assert!(kayles.stats().guessed >= 3, "{:?}", kayles.stats());
+    // Dawson's Kayles refutes a guess by heap 12: refined, or (with no refinement allowed)
+    // learned again exactly, the quotient is the same.
     let dawson = Quotient::compute(&lists("0.07", 12), &NoControl).unwrap();
-    assert!(dawson.stats().guesses_wrong >= 1, "{:?}", dawson.stats());
+    let s = dawson.stats();
+    assert!(s.refinements >= 1 && s.guesses_wrong == 0, "{s:?}");
+    let exact = Quotient::compute_refining(&lists("0.07", 12), &NoControl, 0).unwrap();
+    assert!(exact.stats().guesses_wrong >= 1, "{:?}", exact.stats());
+    assert_eq!(exact.order(), dawson.order());
+    for a in 0..=12u32 {
+        for b in a..=12 {
+            for c in b..=12 {
+                assert_eq!(
+                    exact.is_p(&[a, b, c]),
+                    dawson.is_p(&[a, b, c]),
+                    "{a} {b} {c}"
+                );
+            }
+        }
+    }
     check_against_naive("0.07", 12, 4);
     check_against_naive("0.17", 12, 4);
     check_against_naive("0.35", 7, 4);
