@@ -68,6 +68,7 @@
 use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::position::misere::{FxMap, FxSet};
+use rayon::prelude::*;
 
 /// Refuted guesses tried again in one learning step before the exact search takes over.
 const MAX_REFINEMENTS: u32 = 32;
@@ -235,7 +236,7 @@ impl Quotient {
         &self.pretending
     }
 
-    /// A sum of heaps (sorted) for each element.
+    /// For each element, the least sum of heaps (sorted, by total size) that maps to it.
     pub fn words(&self) -> &[Vec<u32>] {
         &self.words
     }
@@ -388,6 +389,37 @@ struct Oracle<'a> {
 }
 
 impl Oracle<'_> {
+    /// The canonical form of a sum (sorted) in guess mode: the part the base covers and that is
+    /// not freed becomes the representative of its element, the copies of freed heaps are
+    /// folded. Idempotent.
+    fn canonical_into(&self, pos: &[u32], c: &mut Vec<u32>) {
+        let (limit, q, phi) = self.base.as_ref().expect("a base to guess on");
+        c.clear();
+        let mut x = 0;
+        let mut i = 0;
+        while i < pos.len() {
+            let h = pos[i];
+            let run = pos[i..].iter().take_while(|&&g| g == h).count() as u32;
+            i += run as usize;
+            match self.freed.get(h as usize).copied().flatten() {
+                Some((index, period)) => {
+                    c.extend(std::iter::repeat_n(h, fold(run, index, period) as usize));
+                }
+                None if h < *limit => x = q.mul(x, q.pow_of(phi[h as usize], run)),
+                None => c.extend(std::iter::repeat_n(h, run as usize)),
+            }
+        }
+        c.extend_from_slice(&self.reps[x as usize]);
+        c.sort_unstable();
+    }
+
+    /// The guessed outcome of any sum: that of its canonical form.
+    fn guessed(&mut self, pos: &[u32]) -> Result<bool> {
+        let mut c = Vec::new();
+        self.canonical_into(pos, &mut c);
+        self.is_p(&c)
+    }
+
     fn is_p(&mut self, pos: &[u32]) -> Result<bool> {
         let Some(&top) = pos.last() else {
             return Ok(false); // no move: the player to move wins misère play
@@ -405,40 +437,18 @@ impl Oracle<'_> {
             }
         }
         let mut canon = Vec::new();
-        let pos = match &self.base {
-            Some((limit, q, phi)) if self.guess && !self.reps.is_empty() => {
-                let mut x = 0;
-                let mut c = std::mem::take(&mut self.buf);
-                c.clear();
-                let mut i = 0;
-                while i < pos.len() {
-                    let h = pos[i];
-                    let run = pos[i..].iter().take_while(|&&g| g == h).count() as u32;
-                    i += run as usize;
-                    match self.freed.get(h as usize).copied().flatten() {
-                        Some((index, period)) => {
-                            let k = if run >= index + period {
-                                index + (run - index) % period
-                            } else {
-                                run
-                            };
-                            c.extend(std::iter::repeat_n(h, k as usize));
-                        }
-                        None if h < *limit => x = q.mul(x, q.pow_of(phi[h as usize], run)),
-                        None => c.extend(std::iter::repeat_n(h, run as usize)),
-                    }
-                }
-                c.extend_from_slice(&self.reps[x as usize]);
-                c.sort_unstable();
-                if c[..] == pos[..] {
-                    self.buf = c;
-                    pos
-                } else {
-                    canon = c;
-                    &canon[..]
-                }
+        let pos = if self.guess && !self.reps.is_empty() {
+            let mut c = std::mem::take(&mut self.buf);
+            self.canonical_into(pos, &mut c);
+            if c[..] == pos[..] {
+                self.buf = c;
+                pos
+            } else {
+                canon = c;
+                &canon[..]
             }
-            _ => pos,
+        } else {
+            pos
         };
         if let Some(&v) = self.memo.get(pos) {
             if canon.capacity() > 0 {
@@ -495,6 +505,16 @@ fn sorted(word: &[u32]) -> Vec<u32> {
     let mut v = word.to_vec();
     v.sort_unstable();
     v
+}
+
+/// `copies` folded at `index` and `period`: from `index + period` copies on, the count goes
+/// round the period.
+fn fold(copies: u32, index: u32, period: u32) -> u32 {
+    if copies >= index + period {
+        index + (copies - index) % period
+    } else {
+        copies
+    }
 }
 
 /// A bit row over the test columns.
@@ -776,23 +796,23 @@ fn prove(
     let mut done: Vec<bool> = vec![false];
     let mut index: FxMap<(u32, Set), usize> = FxMap::default();
     let mut buckets: Vec<Vec<usize>> = vec![vec![0]];
-    let mut d = 0usize;
-    let mut settled = 0usize;
-    while d < buckets.len() {
-        let Some(u) = buckets[d].pop() else {
-            d += 1;
-            continue;
-        };
-        if done[u] || dist[u] != d as u64 {
-            continue;
+    // A bucket at a time: every sum of the next bucket is larger (heaps have size at least 1),
+    // so the bucket's pairs are checked in order and then all moved by every letter at once, in
+    // parallel, which is where the proof spends its time (|Q| work per step).
+    for d in 0.. {
+        if d >= buckets.len() {
+            break;
         }
-        done[u] = true;
-        settled += 1;
-        if settled % 1024 == 0 {
-            ctl.check(heap, max)?;
-            crate::memory::check((states.len() * (words * 8 + 64)) as u64)?;
-        }
-        if u != 0 {
+        let mut batch = std::mem::take(&mut buckets[d]);
+        batch.reverse();
+        batch.retain(|&u| !done[u] && dist[u] == d as u64);
+        ctl.check(heap, max)?;
+        crate::memory::check((states.len() * (words * 8 + 64)) as u64)?;
+        for &u in &batch {
+            done[u] = true;
+            if u == 0 {
+                continue;
+            }
             let (x, ref us) = states[u];
             let option_in_p = us[0] & 1 == 1; // z = 1, the identity
             if q.p[x as usize] == option_in_p {
@@ -811,29 +831,44 @@ fn prove(
                 }));
             }
         }
-        let (x, u_set) = states[u].clone();
-        for &li in &distinct {
-            let key = step(q, (x, &u_set), &letters[li]);
-            let nd = dist[u] + sizes[li] as u64;
-            let v = match index.get(&key) {
-                Some(&v) => v,
-                None => {
-                    let v = states.len();
-                    index.insert(key.clone(), v);
-                    states.push(key);
-                    dist.push(u64::MAX);
-                    parent.push((usize::MAX, usize::MAX));
-                    done.push(false);
-                    v
+        let moved: Vec<(u32, Set)> = {
+            let states = &states;
+            let distinct = &distinct;
+            batch
+                .par_iter()
+                .with_min_len((4096 / (m * distinct.len()).max(1)).max(1))
+                .flat_map_iter(|&u| {
+                    distinct
+                        .iter()
+                        .map(move |&li| step(q, (states[u].0, &states[u].1), &letters[li]))
+                })
+                .collect()
+        };
+        let mut moved = moved.into_iter();
+        for &u in &batch {
+            for &li in &distinct {
+                let key = moved.next().expect("one pair per sum and letter");
+                let nd = dist[u] + sizes[li] as u64;
+                let v = match index.get(&key) {
+                    Some(&v) => v,
+                    None => {
+                        let v = states.len();
+                        index.insert(key.clone(), v);
+                        states.push(key);
+                        dist.push(u64::MAX);
+                        parent.push((usize::MAX, usize::MAX));
+                        done.push(false);
+                        v
+                    }
+                };
+                if nd < dist[v] {
+                    dist[v] = nd;
+                    parent[v] = (u, li);
+                    if buckets.len() <= nd as usize {
+                        buckets.resize(nd as usize + 1, Vec::new());
+                    }
+                    buckets[nd as usize].push(v);
                 }
-            };
-            if nd < dist[v] {
-                dist[v] = nd;
-                parent[v] = (u, li);
-                if buckets.len() <= nd as usize {
-                    buckets.resize(nd as usize + 1, Vec::new());
-                }
-                buckets[nd as usize].push(v);
             }
         }
     }
@@ -848,12 +883,15 @@ fn step(q: &Monoid, (x, u): (u32, &[u64]), l: &Letter) -> (u32, Set) {
     let mut nu = vec![0u64; m.div_ceil(64)].into_boxed_slice();
     let row_g = &q.mul[l.x as usize * m..(l.x as usize + 1) * m];
     let row_x = &q.mul[x as usize * m..(x as usize + 1) * m];
-    for z in 0..m {
-        let a = row_g[z] as usize;
-        let b = row_x[z] as usize;
-        if (u[a / 64] >> (a % 64)) & 1 == 1 || (l.wins[b / 64] >> (b % 64)) & 1 == 1 {
-            nu[z / 64] |= 1 << (z % 64);
+    // Branch-free, 64 elements to a word: the bits are as good as random.
+    for ((word, gs), xs) in nu.iter_mut().zip(row_g.chunks(64)).zip(row_x.chunks(64)) {
+        let mut w = 0u64;
+        for (i, (&a, &b)) in gs.iter().zip(xs).enumerate() {
+            let (a, b) = (a as usize, b as usize);
+            let bit = (u[a / 64] >> (a % 64)) | (l.wins[b / 64] >> (b % 64));
+            w |= (bit & 1) << i;
         }
+        *word = w;
     }
     (q.mul(x, l.x), nu)
 }
@@ -961,16 +999,6 @@ fn representatives(
         .collect()
 }
 
-/// How a learning step ended.
-enum Learned {
-    /// Proven: the monoid and the pretending function.
-    Proven(Monoid, Vec<u32>),
-    /// The guesses were wrong at this sum (sorted heaps), whose true outcome is given.
-    Refuted(Vec<u32>, bool, Monoid, Vec<u32>),
-    /// The guessed hypothesis outgrew its bound.
-    TooLarge,
-}
-
 /// The subsets of `items` with `k` elements, in lexicographic order.
 fn combinations(items: &[u32], k: usize) -> Vec<Vec<u32>> {
     let mut out = Vec::new();
@@ -1002,6 +1030,8 @@ struct Builder<'a> {
     stats: Stats,
     /// Refuted guesses tried again per learning step before the exact search.
     max_refinements: u32,
+    /// Heaps not yet given to the learner, because their steps were guessed.
+    unlearned: Vec<u32>,
 }
 
 impl<'a> Builder<'a> {
@@ -1029,6 +1059,7 @@ impl<'a> Builder<'a> {
             reached: Vec::new(),
             stats: Stats::default(),
             max_refinements: MAX_REFINEMENTS,
+            unlearned: Vec::new(),
         }
     }
 
@@ -1131,17 +1162,7 @@ impl<'a> Builder<'a> {
             self.oracle.reps.clear();
         }
         self.stats.searched = self.oracle.searched;
-        let words = self
-            .learner
-            .access
-            .iter()
-            .map(|w| sorted(w))
-            .collect::<Vec<_>>();
-        let words = if words.len() == q.m {
-            words
-        } else {
-            vec![Vec::new()]
-        };
+        let words = representatives(&q, &phi, self.opts, &vec![None; phi.len()]);
         Ok(Quotient {
             monoid: q,
             pretending: phi,
@@ -1159,59 +1180,250 @@ impl<'a> Builder<'a> {
         if let Some(proven) = self.oracle.proven.clone() {
             // First with guessed outcomes (see `Oracle::guess`): the proof decides. A guess it
             // refutes at a sum is tried again on the refuted hypothesis, with some heaps of that
-            // sum freed (see `refine`), and learning starts again from the saved table. After a
-            // few refutations, only the exact search is left.
-            let saved = self.learner.clone();
+            // sum freed (see `refine`). After a few refutations, only the exact search is left.
             self.oracle.base = Some(proven);
             // The new heap is folded from the start: its copies, like a freed heap's, are a guess.
             self.oracle.freed = vec![None; n as usize + 1];
             self.oracle.freed[n as usize] = Some((2, 2));
             self.oracle.reps = self.representatives();
+            self.oracle.guess = true;
             let mut rounds = 0;
             let r = loop {
-                self.oracle.guess = true;
                 self.oracle.memo = FxMap::default();
                 self.oracle.open.clear();
-                match self.learn_with(&pending, n, max, true) {
-                    Ok(Learned::Proven(q, phi)) => break Ok(Some((q, phi))),
-                    Ok(Learned::Refuted(heaps, truly_p, q, phi)) => {
-                        self.learner = saved.clone();
+                let (q, phi) = match self.guessed_automaton(n as u32) {
+                    Ok(Some(h)) => h,
+                    Ok(None) | Err(Error::Memory { .. } | Error::Cycle(_)) => break Ok(None),
+                    Err(e) => break Err(e),
+                };
+                let sizes: Vec<u32> = (0..=n as u32)
+                    .filter(|&h| !self.opts[h as usize].is_empty())
+                    .collect();
+                let letters: Vec<Letter> = sizes
+                    .iter()
+                    .map(|&h| {
+                        let elems = Self::option_elements(&q, &phi, &self.opts[h as usize]);
+                        letter(&q, phi[h as usize], &elems)
+                    })
+                    .collect();
+                let failure = prove(
+                    &q,
+                    &letters,
+                    &sizes,
+                    &mut self.reached,
+                    self.ctl,
+                    n,
+                    max + 1,
+                    &mut self.stats,
+                );
+                match failure {
+                    Ok(None) => break Ok(Some((q, phi))),
+                    Ok(Some(f)) => {
                         rounds += 1;
                         if rounds > self.max_refinements {
                             break Ok(None);
                         }
+                        let heaps = sorted(&f.word.iter().map(|&i| sizes[i]).collect::<Vec<_>>());
                         self.oracle.base = Some((n as u32 + 1, q, phi));
-                        self.refine(&heaps, truly_p)?;
-                        self.stats.refinements += 1;
+                        match self.refine(&heaps, f.truly_p) {
+                            Ok(()) => self.stats.refinements += 1,
+                            Err(Error::Memory { .. } | Error::Cycle(_)) => break Ok(None),
+                            Err(e) => break Err(e),
+                        }
                     }
-                    Ok(Learned::TooLarge) | Err(Error::Memory { .. } | Error::Cycle(_)) => {
-                        break Ok(None)
-                    }
+                    Err(Error::Memory { .. }) => break Ok(None),
                     Err(e) => break Err(e),
                 }
             };
             self.oracle.guess = false;
             self.oracle.open.clear();
             self.oracle.memo = FxMap::default();
-            self.oracle.below = None;
             self.oracle.base = None;
             self.oracle.freed.clear();
             self.oracle.reps.clear();
             match r? {
                 Some(found) => {
                     self.stats.guessed += 1;
+                    // The learner's table stays as it was: its letters wait for the next
+                    // exact step.
+                    self.unlearned.extend(pending);
                     return Ok(found);
                 }
-                None => {
-                    self.stats.guesses_wrong += 1;
-                    self.learner = saved;
-                }
+                None => self.stats.guesses_wrong += 1,
             }
         }
-        match self.learn_with(&pending, n, max, false)? {
-            Learned::Proven(q, phi) => Ok((q, phi)),
-            _ => unreachable!("exact learning always ends with a proof"),
+        let mut letters = std::mem::take(&mut self.unlearned);
+        letters.extend(pending);
+        self.learn_with(&letters, n, max)
+    }
+
+    /// The guessed outcomes as an automaton, minimised: its states are the canonical forms
+    /// (the base's element of the part not freed, and the folded copies of each freed heap),
+    /// each heap moves them as it multiplies or counts, and a state accepts when the outcome
+    /// search (in guess mode) finds its canonical sum a P-position. This is what L* would learn
+    /// from the guessed outcomes, built directly (as MisereSolver marks the P-portion of its
+    /// trial monoid and reduces it). Returns the monoid and the pretending function of heaps
+    /// `0..=n`, or None when the freed heaps are too many to count in a key.
+    fn guessed_automaton(&mut self, n: u32) -> Result<Option<(Monoid, Vec<u32>)>> {
+        let (limit, bq, bphi) = self.oracle.base.clone().expect("a base to guess on");
+        // The freed heaps, each with 8 bits of the state's key for its folded copies.
+        let freed: Vec<(u32, u32, u32)> = (0..self.oracle.freed.len() as u32)
+            .filter_map(|h| self.oracle.freed[h as usize].map(|(i, p)| (h, i, p)))
+            .collect();
+        if freed.len() > 16 || freed.iter().any(|&(_, i, p)| i + p > 255) {
+            return Ok(None);
         }
+        // The moves of the heaps: multiply by an element, or count one more copy of freed heap
+        // `j`. Heaps with the same move share it.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        enum Move {
+            Mul(u32),
+            Count(usize),
+        }
+        let mut moves: Vec<Move> = Vec::new();
+        let mut move_of = vec![usize::MAX; n as usize + 1];
+        {
+            let mut seen: FxMap<Move, usize> = FxMap::default();
+            for h in 1..=n {
+                if self.opts[h as usize].is_empty() {
+                    continue;
+                }
+                let mv = match freed.iter().position(|f| f.0 == h) {
+                    Some(j) => Move::Count(j),
+                    None if h < limit => Move::Mul(bphi[h as usize]),
+                    None => return Ok(None),
+                };
+                move_of[h as usize] = *seen.entry(mv).or_insert_with(|| {
+                    moves.push(mv);
+                    moves.len() - 1
+                });
+            }
+        }
+        let k = moves.len();
+        // Breadth-first over the reachable states.
+        let mut states: Vec<(u32, u128)> = vec![(0, 0)];
+        let mut index: FxMap<(u32, u128), u32> = FxMap::default();
+        index.insert((0, 0), 0);
+        let mut delta: Vec<u32> = Vec::new();
+        let mut head = 0;
+        while head < states.len() {
+            if head % 4096 == 0 {
+                self.ctl.check(n as u64, self.opts.len() as u64)?;
+                crate::memory::check((states.len() * (k * 4 + 48)) as u64)?;
+            }
+            let (x, counts) = states[head];
+            for mv in &moves {
+                let next = match *mv {
+                    Move::Mul(g) => (bq.mul(x, g), counts),
+                    Move::Count(j) => {
+                        let (_, i, p) = freed[j];
+                        let c = (counts >> (8 * j)) as u32 & 0xff;
+                        let c2 = fold(c + 1, i, p) as u128;
+                        (x, counts & !(0xff << (8 * j)) | c2 << (8 * j))
+                    }
+                };
+                let id = *index.entry(next).or_insert_with(|| {
+                    states.push(next);
+                    states.len() as u32 - 1
+                });
+                delta.push(id);
+            }
+            head += 1;
+        }
+        drop(index);
+        // The guessed outcome of each state's canonical sum.
+        let mut accept = Vec::with_capacity(states.len());
+        let mut sum = Vec::new();
+        for &(x, counts) in &states {
+            sum.clear();
+            sum.extend_from_slice(&self.oracle.reps[x as usize]);
+            for (j, &(h, _, _)) in freed.iter().enumerate() {
+                let c = (counts >> (8 * j)) as usize & 0xff;
+                sum.extend(std::iter::repeat_n(h, c));
+            }
+            sum.sort_unstable();
+            accept.push(self.oracle.is_p(&sum)?);
+        }
+        // Moore's refinement: states stay together while their outcomes and the classes of
+        // their successors agree. Classes are numbered in order of their first state, so the
+        // empty sum's class is 0.
+        let mut class: Vec<u32> = Vec::with_capacity(states.len());
+        {
+            let first = accept[0];
+            class.extend(accept.iter().map(|&a| u32::from(a != first)));
+        }
+        let mut count = 1 + u32::from(accept.iter().any(|&a| a != accept[0])) as usize;
+        loop {
+            self.ctl.check(n as u64, self.opts.len() as u64)?;
+            let mut ids: FxMap<Vec<u32>, u32> = FxMap::default();
+            let mut next = Vec::with_capacity(states.len());
+            let mut sig = Vec::with_capacity(k + 1);
+            for s in 0..states.len() {
+                sig.clear();
+                sig.push(class[s]);
+                sig.extend(delta[s * k..(s + 1) * k].iter().map(|&t| class[t as usize]));
+                let fresh = ids.len() as u32;
+                next.push(*ids.entry(sig.clone()).or_insert(fresh));
+            }
+            let done = ids.len() == count;
+            count = ids.len();
+            class = next;
+            if done {
+                break;
+            }
+        }
+        // The monoid of the minimal automaton: each class has an access word (breadth-first
+        // from the empty sum), and column b of the table is column parent(b) moved by b's last
+        // move.
+        let m = count;
+        crate::memory::check((m * m * 4 + m * k * 4) as u64)?;
+        let mut rep = vec![u32::MAX; m];
+        for (s, &c) in class.iter().enumerate() {
+            if rep[c as usize] == u32::MAX {
+                rep[c as usize] = s as u32;
+            }
+        }
+        let dc: Vec<u32> = (0..m)
+            .flat_map(|c| {
+                let s = rep[c] as usize;
+                delta[s * k..(s + 1) * k].iter().map(|&t| class[t as usize])
+            })
+            .collect();
+        let mut order = vec![0u32];
+        let mut parent = vec![(u32::MAX, usize::MAX); m];
+        parent[0] = (0, usize::MAX);
+        let mut head = 0;
+        while head < order.len() {
+            let c = order[head] as usize;
+            for a in 0..k {
+                let t = dc[c * k + a];
+                if parent[t as usize].0 == u32::MAX {
+                    parent[t as usize] = (c as u32, a);
+                    order.push(t);
+                }
+            }
+            head += 1;
+        }
+        let mut mul = vec![0u32; m * m];
+        for &b in &order {
+            let b = b as usize;
+            let (pb, a) = parent[b];
+            for x in 0..m {
+                mul[x * m + b] = if b == 0 {
+                    x as u32
+                } else {
+                    dc[mul[x * m + pb as usize] as usize * k + a]
+                };
+            }
+        }
+        let p: Vec<bool> = (0..m).map(|c| accept[rep[c] as usize]).collect();
+        let mut phi = vec![0u32; n as usize + 1];
+        for h in 0..=n as usize {
+            if move_of[h] != usize::MAX {
+                phi[h] = dc[move_of[h]];
+            }
+        }
+        Ok(Some((Monoid { m, mul, p }, phi)))
     }
 
     /// The representatives of the base's elements with the freed heaps left out.
@@ -1254,7 +1466,7 @@ impl<'a> Builder<'a> {
                 self.oracle.reps = self.representatives();
                 self.oracle.memo = FxMap::default();
                 self.oracle.open.clear();
-                let agrees = match self.oracle.is_p(heaps) {
+                let agrees = match self.oracle.guessed(heaps) {
                     Ok(p) => p == truly_p,
                     Err(Error::Cycle(_)) => false,
                     Err(e) => {
@@ -1282,16 +1494,12 @@ impl<'a> Builder<'a> {
 
     /// Learning with the heaps `pending` added as letters. With `guess`, gives up (None) as soon
     /// as the truth at a failed proof contradicts the guessed outcomes.
-    fn learn_with(&mut self, pending: &[u32], n: u64, max: u64, guess: bool) -> Result<Learned> {
+    fn learn_with(&mut self, pending: &[u32], n: u64, max: u64) -> Result<(Monoid, Vec<u32>)> {
         for &h in pending {
             self.learner
                 .add_letter(h, &mut self.oracle, &mut self.stats)?;
         }
         loop {
-            // Guessed outcomes need not have a small quotient at all.
-            if guess && self.learner.access.len() > 16 * self.oracle.reps.len() + 256 {
-                return Ok(Learned::TooLarge);
-            }
             self.learner
                 .close(&mut self.oracle, &mut self.stats, self.ctl, n, max + 1)?;
             let hyp = self.learner.hypothesis();
@@ -1380,7 +1588,7 @@ impl<'a> Builder<'a> {
             )? {
                 None => {
                     self.oracle.below = None;
-                    return Ok(Learned::Proven(q, phi));
+                    return Ok((q, phi));
                 }
                 Some(f) => {
                     let heaps = sorted(
@@ -1389,14 +1597,7 @@ impl<'a> Builder<'a> {
                             .map(|&i| self.learner.letters[i])
                             .collect::<Vec<_>>(),
                     );
-                    let refuted = guess && self.oracle.is_p(&heaps)? != f.truly_p;
-                    self.oracle.memo.insert(heaps.clone().into(), f.truly_p);
-                    if refuted {
-                        if self.oracle.below.as_ref().is_none_or(|b| b.0 < f.size) {
-                            self.oracle.below = Some((f.size, q.clone(), phi.clone()));
-                        }
-                        return Ok(Learned::Refuted(heaps, f.truly_p, q, phi));
-                    }
+                    self.oracle.memo.insert(heaps.into(), f.truly_p);
                     if self.oracle.below.as_ref().is_none_or(|b| b.0 < f.size) {
                         self.oracle.below = Some((f.size, q, phi));
                     }

@@ -101,6 +101,7 @@ fn monoid_laws() {
             }
         }
     }
+    assert_eq!(q.words().len(), m as usize);
     for (x, w) in q.words().iter().enumerate() {
         assert_eq!(q.element(w), x as u32);
     }
@@ -143,4 +144,27 @@ fn guessed_learning_is_proven_or_redone() {
     check_against_naive("0.07", 12, 4);
     check_against_naive("0.17", 12, 4);
     check_against_naive("0.35", 7, 4);
+}
+
+#[test]
+#[ignore = "a minute in a debug build: .ci/run runs it in release with --ignored"]
+fn dawson_kayles_grows_as_published() {
+    // Plambeck and Siegel: order 24 from heap 14, 144 at heap 25. The step to 25 refutes the
+    // first guesses several times before its proof passes.
+    let opts = lists("0.07", 25);
+    let q = Quotient::compute(&opts, &NoControl).unwrap();
+    assert_eq!(q.growth(), &[(2, 2), (4, 6), (10, 12), (14, 24), (25, 144)]);
+    assert!(q.stats().refinements >= 1, "{:?}", q.stats());
+    let mut memo = HashMap::new();
+    let mut seed = 7u64;
+    for _ in 0..300 {
+        let mut heaps: Vec<u32> = (0..3)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (seed >> 33) as u32 % 26
+            })
+            .collect();
+        heaps.sort_unstable();
+        assert_eq!(q.is_p(&heaps), naive(&opts, &heaps, &mut memo), "{heaps:?}");
+    }
 }
