@@ -59,7 +59,7 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=600.0, help="seconds per build (default 600)")
     ap.add_argument("--quick", action="store_true", help="heaps 10 and 20 only, 60 s each")
     args = ap.parse_args()
-    tops = [10, 20] if args.quick else [10, 20, 26, 27, 40]
+    tops = [10, 20] if args.quick else [10, 20, 25, 27, 30, 33, 34, 40]
     budget = 60.0 if args.quick else args.budget
     print(f"{'game':<16}{'max_heap':>9}{'order':>7}{'seconds':>10}{'peak MiB':>10}  growth / counters")
     for name, code in [("Kayles", "0.77"), ("Dawson's Kayles", "0.07"), ("0.75", "0.75")]:
@@ -71,7 +71,8 @@ def main() -> None:
             s = r["stats"]
             print(
                 f"{name:<16}{top:>9}{r['order']:>7}{r['s']:>10.3f}{r['rss_mib']:>10.0f}  {r['growth'][-3:]} "
-                f"queries={s['queries']} searched={s['searched']} proof_states={s['proof_states']}"
+                f"queries={s['queries']} searched={s['searched']} proof_states={s['proof_states']} "
+                f"refinements={s['refinements']}"
             )
     if not args.quick:
         import grundy as gr

@@ -27,19 +27,19 @@
 //!   1 ∉ U(X)` at each; it is a proof, not a sample. A failure names a sum `X`; the outcome
 //!   search finds a sum (`X` or one of its options) that the hypothesis gets wrong, which goes
 //!   back to the learner as a counterexample.
-//! * **Guessing first.** A learning step first answers its queries by guessing: each sum is put
-//!   in a canonical form through a *base* monoid, with the part of the sum the base covers
-//!   replaced by the least representative of its element, and the copies of the new heap folded
-//!   (`c ≥ 4` copies count as `2 + c mod 2`), so the search meets a few sums per element. At first
-//!   the base is the quotient proven for the smaller heaps; that is exact unless some class of it
-//!   splits once heap `n` is there. The proof below decides. When the truth at the failing sum
-//!   disagrees with the guess, the step starts again on the refuted hypothesis as base, with
-//!   some heaps of that sum *freed* (kept as they are, their copies folded at their element's
-//!   index and period): the fewest, one to three, that make the guess right at that sum. This
-//!   is how MisereSolver recalibrates a trial quotient (Plambeck and Siegel 2008), carried into
-//!   the learner: each base is a reduced monoid, so the freed heaps do not pile up. After 32
-//!   refutations in one step, or a representative leading back to a sum being searched, or a
-//!   hypothesis outgrowing a bound, the step is learned again with the exact search.
+//! * **Guessing first.** Before the learner, a step builds a guess directly. Each sum is put
+//!   in a canonical form through a *base* monoid: the part of the sum the base covers becomes
+//!   the least representative of its element, and the copies of the new heap are folded
+//!   (`c ≥ 4` copies count as `2 + c mod 2`). The canonical forms are the states of a finite
+//!   automaton. Each state accepts when the outcome search finds its sum a P-position, and
+//!   minimising the automaton gives the guess. At first the base is the quotient proven for the
+//!   smaller heaps; that is exact unless some class of it splits once heap `n` is there. The
+//!   proof decides. A refuted guess becomes the next base, and some heaps of the failing sum are
+//!   *freed*: kept as they are, their copies folded at their element's index and period. These
+//!   are the fewest, one to three, that make the guess right at that sum. MisereSolver
+//!   recalibrates its trial quotients the same way (Plambeck and Siegel 2008). After 32
+//!   refutations in one step, or when a representative leads back to a sum being searched, the
+//!   step is learned with L* and the exact search.
 //! * Commutativity of the learned automaton is checked first (a failure again yields a
 //!   counterexample), so that `φ` is a monoid homomorphism.
 //!
@@ -50,10 +50,13 @@
 //! at the cost of listing options.
 //!
 //! # Cost
-//! Learning takes `|Q| · (heaps) · (tests)` outcome queries, each a memoised search over the sums
-//! that contain the new heap; the proof visits every reachable pair `(φ(X), U(X))` with `|Q|`
-//! work per transition. Both grow with the quotient, which for wild games can grow fast
-//! (Dawson's Kayles: 638 elements at heap 33).
+//! A guess costs one outcome search per canonical form (`|base|` times the folded copies of the
+//! freed heaps) and a minimisation; the proof visits every reachable pair `(φ(X), U(X))` with
+//! `|Q|` work per transition, in parallel over each distance bucket, and dominates. Each refuted
+//! guess costs one more proof, of a guess that can be larger than the true quotient: Dawson's
+//! Kayles (638 elements at heap 33) is reached after 69 refutations, some guesses having 1,500
+//! elements, and at heap 34 they grow past 20,000. The exact learner takes `|Q| · (heaps) ·
+//! (tests)` outcome queries, each a memoised search over the sums that contain the new heap.
 //!
 //! ```
 //! use grundy::engine::NoControl;
@@ -72,6 +75,9 @@ use rayon::prelude::*;
 
 /// Refuted guesses tried again in one learning step before the exact search takes over.
 const MAX_REFINEMENTS: u32 = 32;
+
+/// Canonical forms a guessed automaton may have (each costs an outcome search and `4k` bytes).
+const MAX_GUESS_STATES: usize = 1 << 22;
 
 /// Outcomes memoised before the learner gives up (about 60 bytes each).
 const MAX_MEMO: usize = 1 << 26;
@@ -1263,7 +1269,8 @@ impl<'a> Builder<'a> {
     /// search (in guess mode) finds its canonical sum a P-position. This is what L* would learn
     /// from the guessed outcomes, built directly (as MisereSolver marks the P-portion of its
     /// trial monoid and reduces it). Returns the monoid and the pretending function of heaps
-    /// `0..=n`, or None when the freed heaps are too many to count in a key.
+    /// `0..=n`, or None when the freed heaps are too many to count in a key or make too many
+    /// states.
     fn guessed_automaton(&mut self, n: u32) -> Result<Option<(Monoid, Vec<u32>)>> {
         let (limit, bq, bphi) = self.oracle.base.clone().expect("a base to guess on");
         // The freed heaps, each with 8 bits of the state's key for its folded copies.
@@ -1309,6 +1316,9 @@ impl<'a> Builder<'a> {
         while head < states.len() {
             if head % 4096 == 0 {
                 self.ctl.check(n as u64, self.opts.len() as u64)?;
+                if states.len() > MAX_GUESS_STATES {
+                    return Ok(None); // too many freed heaps: the exact search instead
+                }
                 crate::memory::check((states.len() * (k * 4 + 48)) as u64)?;
             }
             let (x, counts) = states[head];

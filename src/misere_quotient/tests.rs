@@ -160,7 +160,9 @@ fn dawson_kayles_grows_as_published() {
     for _ in 0..300 {
         let mut heaps: Vec<u32> = (0..3)
             .map(|_| {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 (seed >> 33) as u32 % 26
             })
             .collect();
