@@ -1205,23 +1205,7 @@ impl<'a> Builder<'a> {
                 let sizes: Vec<u32> = (0..=n as u32)
                     .filter(|&h| !self.opts[h as usize].is_empty())
                     .collect();
-                let letters: Vec<Letter> = sizes
-                    .iter()
-                    .map(|&h| {
-                        let elems = Self::option_elements(&q, &phi, &self.opts[h as usize]);
-                        letter(&q, phi[h as usize], &elems)
-                    })
-                    .collect();
-                let failure = prove(
-                    &q,
-                    &letters,
-                    &sizes,
-                    &mut self.reached,
-                    self.ctl,
-                    n,
-                    max + 1,
-                    &mut self.stats,
-                );
+                let failure = self.prove_on(&q, &phi, &sizes, n, max);
                 match failure {
                     Ok(None) => break Ok(Some((q, phi))),
                     Ok(Some(f)) => {
@@ -1436,6 +1420,35 @@ impl<'a> Builder<'a> {
         Ok(Some((Monoid { m, mul, p }, phi)))
     }
 
+    /// The proof of `(q, phi)` with the heaps `sizes` as its letters (see [`prove`]).
+    fn prove_on(
+        &mut self,
+        q: &Monoid,
+        phi: &[u32],
+        sizes: &[u32],
+        n: u64,
+        max: u64,
+    ) -> Result<Option<Failure>> {
+        let letters: Vec<Letter> = sizes
+            .iter()
+            .map(|&h| {
+                let elems = Self::option_elements(q, phi, &self.opts[h as usize]);
+                letter(q, phi[h as usize], &elems)
+            })
+            .collect();
+        let reached = &mut self.reached;
+        prove(
+            q,
+            &letters,
+            sizes,
+            reached,
+            self.ctl,
+            n,
+            max + 1,
+            &mut self.stats,
+        )
+    }
+
     /// The representatives of the base's elements with the freed heaps left out.
     fn representatives(&self) -> Vec<Vec<u32>> {
         let (_, q, phi) = self.oracle.base.as_ref().expect("a base to guess on");
@@ -1576,26 +1589,8 @@ impl<'a> Builder<'a> {
             for (i, &h) in self.learner.letters.iter().enumerate() {
                 phi[h as usize] = hyp.delta[i];
             }
-            let letters: Vec<Letter> = self
-                .learner
-                .letters
-                .iter()
-                .map(|&h| {
-                    let elems = Self::option_elements(&q, &phi, &self.opts[h as usize]);
-                    letter(&q, phi[h as usize], &elems)
-                })
-                .collect();
             let sizes: Vec<u32> = self.learner.letters.clone();
-            match prove(
-                &q,
-                &letters,
-                &sizes,
-                &mut self.reached,
-                self.ctl,
-                n,
-                max + 1,
-                &mut self.stats,
-            )? {
+            match self.prove_on(&q, &phi, &sizes, n, max)? {
                 None => {
                     self.oracle.below = None;
                     return Ok((q, phi));
