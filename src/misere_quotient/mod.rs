@@ -1457,7 +1457,8 @@ impl<'a> Builder<'a> {
 
     /// After a guess failed at the sum `heaps` (whose true outcome is `truly_p`), and the base
     /// became the refuted hypothesis: frees the fewest heaps of that sum that make the guessed
-    /// search agree with the truth there (trying one, two, then three heaps), else all of them.
+    /// search agree with the truth there (trying one, two, then three heaps, larger heaps
+    /// first), else all of them.
     /// A freed heap is folded at its element's index and period in the base (the period made
     /// even), the index raised to its copies in `heaps`.
     fn refine(&mut self, heaps: &[u32], truly_p: bool) -> Result<()> {
@@ -1478,6 +1479,9 @@ impl<'a> Builder<'a> {
         }
         // The check must see the guesses alone, not the exact answers of a failed hypothesis.
         let below = self.oracle.below.take();
+        // Largest heaps first: the newest classes are the likeliest to split (at heap 33 of
+        // Dawson's Kayles this takes 55 refutations where smallest first takes 69).
+        candidates.reverse();
         let ids: Vec<u32> = (0..candidates.len() as u32).collect();
         let mut chosen: Option<Vec<u32>> = None;
         'sizes: for k in 1..=candidates.len().min(3) {
