@@ -293,8 +293,9 @@ class MisereQuotient:
         Examples
         --------
         >>> import grundy as gr
-        >>> sorted(gr.misere_quotient(gr.kayles(), 4).stats)
-        ['counterexamples', 'guessed', 'guesses_wrong', 'placed', 'proof_states', 'queries', 'refinements', 'reused', 'searched']
+        >>> sorted(gr.misere_quotient(gr.kayles(), 4).stats)  # doctest: +NORMALIZE_WHITESPACE
+        ['counterexamples', 'guessed', 'guesses_wrong', 'placed', 'proof_states', 'queries',
+         'refinements', 'reused', 'searched']
         """
         return dict(self._core.stats())
 
