@@ -54,9 +54,10 @@
 //! freed heaps) and a minimisation; the proof visits every reachable pair `(φ(X), U(X))` with
 //! `|Q|` work per transition, in parallel over each distance bucket, and dominates. Each refuted
 //! guess costs one more proof, of a guess that can be larger than the true quotient: Dawson's
-//! Kayles (638 elements at heap 33) is reached after 69 refutations, some guesses having 1,500
-//! elements, and at heap 34 they grow past 20,000. The exact learner takes `|Q| · (heaps) ·
-//! (tests)` outcome queries, each a memoised search over the sums that contain the new heap.
+//! Kayles (638 elements at heap 33) is reached after 55 refutations, and at heap 34 the guesses
+//! grow to several thousand elements until the 32 refutations allowed run out. The exact
+//! learner takes `|Q| · (heaps) · (tests)` outcome queries, each a memoised search over the
+//! sums that contain the new heap.
 //!
 //! ```
 //! use grundy::engine::NoControl;
