@@ -1520,8 +1520,8 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    /// Learning with the heaps `pending` added as letters. With `guess`, gives up (None) as soon
-    /// as the truth at a failed proof contradicts the guessed outcomes.
+    /// Learning with the heaps `pending` added as letters, on exact outcomes, until a proof
+    /// passes.
     fn learn_with(&mut self, pending: &[u32], n: u64, max: u64) -> Result<(Monoid, Vec<u32>)> {
         for &h in pending {
             self.learner
