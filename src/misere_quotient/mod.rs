@@ -98,14 +98,17 @@ impl Monoid {
         self.mul[a as usize * self.m + b as usize]
     }
 
-    /// The element of a sum of heaps, given each heap size's element `phi`.
-    /// `x` to the power `k`.
-    fn pow_of(&self, x: u32, k: u32) -> u32 {
-        let mut y = 0;
-        for _ in 0..k {
-            y = self.mul(y, x);
+    /// `x` to the power `k`, by squaring.
+    fn pow(&self, x: u32, mut k: u64) -> u32 {
+        let (mut acc, mut base) = (0u32, x);
+        while k > 0 {
+            if k & 1 == 1 {
+                acc = self.mul(acc, base);
+            }
+            base = self.mul(base, base);
+            k >>= 1;
         }
-        y
+        acc
     }
 
     /// The index and period of `x`: the least `i` and `p ≥ 1` with `x^(i+p) = x^i`.
@@ -122,6 +125,7 @@ impl Monoid {
         unreachable!()
     }
 
+    /// The element of a sum of heaps, given each heap size's element `phi`.
     fn eval<H: Copy + Into<u64>>(&self, phi: &[u32], heaps: &[H]) -> u32 {
         heaps
             .iter()
@@ -269,16 +273,8 @@ impl Quotient {
     }
 
     /// `x` multiplied by itself `k` times (`x^0` is the identity), by repeated squaring.
-    pub fn pow(&self, x: u32, mut k: u64) -> u32 {
-        let (mut acc, mut base) = (0u32, x);
-        while k > 0 {
-            if k & 1 == 1 {
-                acc = self.mul(acc, base);
-            }
-            base = self.mul(base, base);
-            k >>= 1;
-        }
-        acc
+    pub fn pow(&self, x: u32, k: u64) -> u32 {
+        self.monoid.pow(x, k)
     }
 
     /// The winning moves of a sum given as `(heap size, count)` pairs with distinct sizes: each
@@ -412,7 +408,7 @@ impl Oracle<'_> {
                 Some((index, period)) => {
                     c.extend(std::iter::repeat_n(h, fold(run, index, period) as usize));
                 }
-                None if h < *limit => x = q.mul(x, q.pow_of(phi[h as usize], run)),
+                None if h < *limit => x = q.mul(x, q.pow(phi[h as usize], run as u64)),
                 None => c.extend(std::iter::repeat_n(h, run as usize)),
             }
         }
@@ -542,7 +538,6 @@ fn bit(row: &[u64], i: usize) -> bool {
 
 /// Angluin's observation table. States are access words with pairwise different rows;
 /// `ext[s][a]` is the row of `s + letters[a]`.
-#[derive(Clone)]
 struct Learner {
     letters: Vec<u32>,
     access: Vec<Vec<u32>>,
@@ -806,10 +801,8 @@ fn prove(
     // A bucket at a time: every sum of the next bucket is larger (heaps have size at least 1),
     // so the bucket's pairs are checked in order and then all moved by every letter at once, in
     // parallel, which is where the proof spends its time (|Q| work per step).
-    for d in 0.. {
-        if d >= buckets.len() {
-            break;
-        }
+    let mut d = 0;
+    while d < buckets.len() {
         let mut batch = std::mem::take(&mut buckets[d]);
         batch.reverse();
         batch.retain(|&u| !done[u] && dist[u] == d as u64);
@@ -878,6 +871,7 @@ fn prove(
                 }
             }
         }
+        d += 1;
     }
     stats.proof_states += states.len() as u64;
     *reached = states;
@@ -1004,6 +998,31 @@ fn representatives(
             w
         })
         .collect()
+}
+
+/// The multiplication table of the monoid of a minimal commutative automaton with `m` states
+/// and `k` moves (`delta[s * k + a]`), state 0 the empty sum. `order` lists the states, 0 first,
+/// each after its `parent` (the state and move of a shortest word reaching it): column `b` of
+/// the table is column `parent(b)` moved by that move, so the table costs `m²` steps.
+fn table_by_columns(
+    m: usize,
+    k: usize,
+    delta: &[u32],
+    order: &[usize],
+    parent: &[(usize, usize)],
+) -> Vec<u32> {
+    let mut mul = vec![0u32; m * m];
+    for &b in order {
+        let (pb, a) = parent[b];
+        for x in 0..m {
+            mul[x * m + b] = if b == 0 {
+                x as u32
+            } else {
+                delta[mul[x * m + pb] as usize * k + a]
+            };
+        }
+    }
+    mul
 }
 
 /// The subsets of `items` with `k` elements, in lexicographic order.
@@ -1166,7 +1185,6 @@ impl<'a> Builder<'a> {
             }
             self.oracle.memo = FxMap::default();
             self.oracle.proven = Some((n as u32 + 1, q.clone(), phi.clone()));
-            self.oracle.reps.clear();
         }
         self.stats.searched = self.oracle.searched;
         let words = representatives(&q, &phi, self.opts, &vec![None; phi.len()]);
@@ -1384,33 +1402,22 @@ impl<'a> Builder<'a> {
                 delta[s * k..(s + 1) * k].iter().map(|&t| class[t as usize])
             })
             .collect();
-        let mut order = vec![0u32];
-        let mut parent = vec![(u32::MAX, usize::MAX); m];
-        parent[0] = (0, usize::MAX);
+        let mut order = vec![0usize];
+        let mut parent = vec![(usize::MAX, usize::MAX); m];
+        parent[0] = (0, 0);
         let mut head = 0;
         while head < order.len() {
-            let c = order[head] as usize;
+            let c = order[head];
             for a in 0..k {
-                let t = dc[c * k + a];
-                if parent[t as usize].0 == u32::MAX {
-                    parent[t as usize] = (c as u32, a);
+                let t = dc[c * k + a] as usize;
+                if parent[t].0 == usize::MAX {
+                    parent[t] = (c, a);
                     order.push(t);
                 }
             }
             head += 1;
         }
-        let mut mul = vec![0u32; m * m];
-        for &b in &order {
-            let b = b as usize;
-            let (pb, a) = parent[b];
-            for x in 0..m {
-                mul[x * m + b] = if b == 0 {
-                    x as u32
-                } else {
-                    dc[mul[x * m + pb as usize] as usize * k + a]
-                };
-            }
-        }
+        let mul = table_by_columns(m, k, &dc, &order, &parent);
         let p: Vec<bool> = (0..m).map(|c| accept[rep[c] as usize]).collect();
         let mut phi = vec![0u32; n as usize + 1];
         for h in 0..=n as usize {
@@ -1478,8 +1485,6 @@ impl<'a> Builder<'a> {
                 candidates.push((h, (index.max(copies), period)));
             }
         }
-        // The check must see the guesses alone, not the exact answers of a failed hypothesis.
-        let below = self.oracle.below.take();
         // Largest heaps first: the newest classes are the likeliest to split (at heap 33 of
         // Dawson's Kayles this takes 55 refutations where smallest first takes 69).
         candidates.reverse();
@@ -1497,10 +1502,7 @@ impl<'a> Builder<'a> {
                 let agrees = match self.oracle.guessed(heaps) {
                     Ok(p) => p == truly_p,
                     Err(Error::Cycle(_)) => false,
-                    Err(e) => {
-                        self.oracle.below = below;
-                        return Err(e);
-                    }
+                    Err(e) => return Err(e),
                 };
                 for &j in &subset {
                     self.oracle.freed[candidates[j as usize].0 as usize] = None;
@@ -1511,7 +1513,6 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        self.oracle.below = below;
         for j in chosen.unwrap_or(ids) {
             let (h, f) = candidates[j as usize];
             self.oracle.freed[h as usize] = Some(f);
@@ -1561,8 +1562,7 @@ impl<'a> Builder<'a> {
                 .map(|(i, &h)| (h, i))
                 .collect();
             // Each access word but the empty one is an earlier access word and one letter (as
-            // `close` builds them), so column b of the table is column parent(b) moved by that
-            // letter: |Q|² steps instead of |Q|² runs of whole words.
+            // `close` builds them, so in index order).
             let position: FxMap<&[u32], usize> = self
                 .learner
                 .access
@@ -1570,21 +1570,18 @@ impl<'a> Builder<'a> {
                 .enumerate()
                 .map(|(i, w)| (&w[..], i))
                 .collect();
+            let parent: Vec<(usize, usize)> = self
+                .learner
+                .access
+                .iter()
+                .map(|w| match w.split_last() {
+                    Some((last, init)) => (position[init], letter_of[last]),
+                    None => (0, 0),
+                })
+                .collect();
             crate::memory::check((m * m * 4) as u64)?;
-            let mut mul = vec![0u32; m * m];
-            for (b, w) in self.learner.access.iter().enumerate() {
-                let Some((last, init)) = w.split_last() else {
-                    for a in 0..m {
-                        mul[a * m] = a as u32;
-                    }
-                    continue;
-                };
-                let parent = position[init];
-                let letter = letter_of[last];
-                for a in 0..m {
-                    mul[a * m + b] = hyp.delta[mul[a * m + parent] as usize * k + letter];
-                }
-            }
+            let order: Vec<usize> = (0..m).collect();
+            let mul = table_by_columns(m, k, &hyp.delta, &order, &parent);
             let q = Monoid {
                 m,
                 mul,
