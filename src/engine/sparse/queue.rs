@@ -62,8 +62,8 @@ impl<T> Shared<T> {
 }
 
 /// The sub-blocks whose splits reaching far back into the block (a rare part below the block,
-/// the other part at least `SparseOptions::ahead` heaps behind the sub-block) the confirming threads flag
-/// ahead of the sequential part, so that one thread does not do them all. Task `t` is
+/// the other part at least `SparseOptions::ahead` heaps behind the sub-block) the confirming
+/// threads flag ahead of the sequential part, so that one thread does not do them all. Task `t` is
 /// sub-block `t`; it can start once the values it reads are written (`avail` counts those
 /// tasks), is taken once (`next`, in order: by a confirming thread, or by the sequential part
 /// itself when it gets there first), and is waited for through `done`.
