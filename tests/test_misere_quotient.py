@@ -101,6 +101,16 @@ def test_published_orders() -> None:
     assert dict(dk.growth)[10] == 12
 
 
+def test_dawsons_kayles_refines_refuted_guesses_to_the_published_order() -> None:
+    # Order 144 at heap 25 (Plambeck and Siegel); the first guesses there are refuted by the
+    # proof and refined, never handed to the exhaustive search.
+    dk = gr.misere_quotient(gr.dawsons_kayles(), 25, progress=False)
+    assert dk.growth[-2:] == [(14, 24), (25, 144)]
+    assert dk.stats["refinements"] >= 1
+    assert dk.stats["guesses_wrong"] == 0
+    assert dk.stats["guessed"] >= 1
+
+
 def test_normal_values_match_grundy_values() -> None:
     game = gr.kayles()
     q = gr.misere_quotient(game, 16)

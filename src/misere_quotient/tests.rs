@@ -170,3 +170,49 @@ fn dawson_kayles_grows_as_published() {
         assert_eq!(q.is_p(&heaps), naive(&opts, &heaps, &mut memo), "{heaps:?}");
     }
 }
+
+/// Fails the `at`-th check once, as Ctrl-C does (the signal is taken by that check only).
+struct InterruptOnce {
+    calls: std::sync::atomic::AtomicU64,
+    at: u64,
+}
+
+impl Control for InterruptOnce {
+    fn check(&self, _: u64, _: u64) -> Result<()> {
+        let k = self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if k == self.at {
+            Err(Error::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[test]
+fn an_interrupt_anywhere_stops_the_build() {
+    // Every check of a Dawson's Kayles build to heap 14 (guesses refuted and refined on the
+    // way), failed in turn, must end the build with that error: none may be taken for a refuted
+    // guess and learned past.
+    let opts = lists("0.07", 14);
+    let total = {
+        let c = InterruptOnce {
+            calls: 0.into(),
+            at: u64::MAX,
+        };
+        Quotient::compute(&opts, &c).unwrap();
+        c.calls.into_inner()
+    };
+    assert!(total > 10);
+    for at in 0..total {
+        let c = InterruptOnce {
+            calls: 0.into(),
+            at,
+        };
+        assert!(
+            matches!(Quotient::compute(&opts, &c), Err(Error::Interrupted)),
+            "check {at} of {total}"
+        );
+    }
+}
