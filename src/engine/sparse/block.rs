@@ -21,6 +21,9 @@ pub(super) struct Ctx<'a> {
     /// Bytes of value flags per heap.
     pub(super) stride: usize,
     pub(super) classes: &'a Classes,
+    /// The splits whose other part lies in the heap's own sub-block (see
+    /// `TakeAndBreakSparse::near_pairs`).
+    pub(super) near: &'a [(usize, u32)],
 }
 
 impl Ctx<'_> {
@@ -238,30 +241,51 @@ impl Ctx<'_> {
         // Rare part against a heap of this sub-block (r <= s - n0 - k0), or a rare heap of this
         // sub-block (r >= n0 + k0); those reaching into earlier sub-blocks were flagged by
         // `inner_scatter`. Flagged (plain stores), then added to the set.
-        let mut any = k0 > 0;
         let from = new_rare.partition_point(|&r| r < n0 + k0);
+        // Values below 64 (most games with few rare heaps) are gathered in a register: no
+        // stores, and no flags to fold for this heap unless earlier sub-blocks flagged some.
+        let small = self.stride <= 64;
+        let mut acc = 0u64;
+        let mut pairs = 0u64;
+        let mut put = |x: u32| {
+            if small {
+                acc |= 1u64 << (x & 63);
+            } else {
+                flags[x as usize] = 1;
+            }
+        };
+        // Old rare parts against this sub-block: one list for every split digit.
+        for &(d, gr) in self.near {
+            if d > i - k0 {
+                break;
+            }
+            debug_assert!(d <= n);
+            // SAFETY: d >= 1 and d <= i - k0 <= i <= n = g.len().
+            put(gr ^ unsafe { g.get_unchecked(n - d) }.get());
+            pairs += 1;
+        }
+        // Rare heaps of this sub-block against anything below.
         for sd in &eng.splits {
             if n < sd.j + 2 {
                 continue;
             }
             let s = n - sd.j;
-            let old = eng.rare.iter().take_while(|&&r| r + n0 + k0 <= s);
-            let new = new_rare[from..].iter().take_while(|&&r| r < s);
-            // Counted in a local: through `stats` the count was stored on every pair.
-            let mut pairs = 0u64;
-            for &r in old.chain(new) {
-                if r == 0 || (sd.unequal && 2 * r == s) {
+            for &r in &new_rare[from..] {
+                if r >= s {
+                    break;
+                }
+                if sd.unequal && 2 * r == s {
                     continue;
                 }
-                flags[(g[r].get() ^ g[s - r].get()) as usize] = 1;
+                put(g[r].get() ^ g[s - r].get());
                 pairs += 1;
             }
-            any |= pairs > 0;
-            stats.rare_pairs += pairs;
         }
-        if any {
+        stats.rare_pairs += pairs;
+        if k0 > 0 || (pairs > 0 && !small) {
             flags_to_set(flags, set);
         }
+        set[0] |= acc;
         let class = eng.common_class(n);
         let c = self.classes.candidate(set, class);
         pending

@@ -634,6 +634,26 @@ impl TakeAndBreakSparse {
         sum / b as u64
     }
 
+    /// The rare-part splits that the sequential part does heap by heap, those whose other part
+    /// lies in the heap's own sub-block (of `sb` heaps): `(d, G(r))` for each split digit `j`
+    /// and rare `r >= 1` below the block with `d = j + r < sb`, ascending in `d`. Heap `n0 + i`
+    /// of a sub-block starting at `n0 + k0` takes those with `d <= i - k0` (its other part
+    /// `n - d` is then at or after the sub-block's start, so it is never the equal split).
+    fn near_pairs<T: Val>(&self, g: &[T], sb: usize) -> Vec<(usize, u32)> {
+        let mut near: Vec<(usize, u32)> = self
+            .splits
+            .iter()
+            .flat_map(|sd| {
+                self.rare
+                    .iter()
+                    .filter(move |&&r| r >= 1 && sd.j + r < sb)
+                    .map(move |&r| (sd.j + r, g[r].get()))
+            })
+            .collect();
+        near.sort_unstable();
+        near
+    }
+
     /// Keeps the reversed copy of the first values in step with `g`.
     fn refresh_rev<T: Val>(&mut self, g: &[T]) {
         let want = g.len().min(REV_MAX);
@@ -666,6 +686,7 @@ impl TakeAndBreakSparse {
         let (sets_all, flags_all) = (&mut buf.sets[..b * words], &mut buf.flags[..b * stride]);
 
         // 1. In parallel: the options whose parts are all below n0.
+        let near = self.near_pairs(&g[..n0], self.opts.sub_block.max(1));
         let cx = Ctx {
             eng: &*self,
             n0,
@@ -673,6 +694,7 @@ impl TakeAndBreakSparse {
             words,
             stride: flag_stride(bits),
             classes: &classes,
+            near: &near,
         };
         let gs = &g[..];
         let clock = Instant::now();
@@ -922,6 +944,8 @@ impl Step for TakeAndBreakSparse {
             words,
             stride: flag_stride(bits),
             classes: &classes,
+            // Heap 0 of a block of one: no split reaches back into it.
+            near: &[],
         };
         let mut stats = cx.parallel(g, 0, &mut set, &mut flags);
         let mut p = Pending::new(words);
