@@ -457,6 +457,9 @@ mod avx2 {
         25, 26, 27, 28, 29, 30, 31,
     ];
 
+    /// Wanted values (below 128) up to which [`run_few`] compares them one by one.
+    const FEW: u32 = 16;
+
     /// See [`super::search`]; `rev` is the reversed copy of the first values.
     #[target_feature(enable = "avx2")]
     pub unsafe fn search(
@@ -467,8 +470,9 @@ mod avx2 {
         set: &mut [u64],
         bits: u32,
     ) -> bool {
-        if bits <= 6 {
-            return run_small(rev, g, blocks, want, set);
+        // Few wanted values: one comparison each beats the tables and their lane-by-lane hits.
+        if bits <= 7 && want.bits[0].count_ones() + want.bits[1].count_ones() <= FEW {
+            return run_few(rev, g, blocks, want, set);
         }
         // Tables for the wanted values only: larger values are never found, and the lanes
         // holding them look up nothing (their table index is pushed past 0x7F) unless one table
@@ -556,36 +560,42 @@ mod avx2 {
         took
     }
 
-    /// [`run`] when every value is below 64 (games with few rare heaps, 0.1777 for one): the
-    /// values met by 32 pairs become one 64-bit set, with no lookup and no lane-by-lane loop
-    /// (`vpsllvd` gives `1 << x` in one half and 0 in the other), and are taken all at once.
+    /// [`run`] when every value is below 128 and few are wanted (games with few rare heaps:
+    /// 0.1777, 0.354): the 32 values of a step are packed to bytes, and each wanted value is
+    /// compared with all of them at once (`vpcmpeqb`); the values met are taken together, with
+    /// no table to rebuild and no lane-by-lane loop.
     #[target_feature(enable = "avx2")]
-    unsafe fn run_small(
+    unsafe fn run_few(
         rev: &[u16],
         g: &[u16],
         blocks: Blocks,
         want: &mut Want,
         set: &mut [u64],
     ) -> bool {
-        let one = _mm256_set1_epi32(1);
-        let k32 = _mm256_set1_epi32(32);
-        let required = if want.limit >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << want.limit) - 1
+        // Bit masks of the required values (below `limit`) in words 0 and 1.
+        let below = |w: u32| -> u64 {
+            let lim = want.limit.saturating_sub(64 * w);
+            if lim >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << lim) - 1
+            }
         };
+        let required = [below(0), below(1)];
         let (l, s) = (rev.len(), blocks.s);
         assert!(
             blocks.a0 >= blocks.a1 || (blocks.a1 <= l.min(s + 1) && s + 1 - blocks.a0 <= g.len())
         );
-        // Takes the values of `met` (every value below 64 lives in word 0).
-        let mut take_all = |met: u64, want: &mut Want| {
-            let took = met & want.bits[0];
-            want.bits[0] ^= took;
-            want.left -= (took & required).count_ones();
-            want.found += took.count_ones() as u64;
-            if let Some(w) = set.first_mut() {
-                *w |= took;
+        // Takes the values of `met` (values below 128: words 0 and 1).
+        let mut take_all = |met: [u64; 2], want: &mut Want| {
+            for w in 0..2 {
+                let took = met[w] & want.bits[w];
+                want.bits[w] ^= took;
+                want.left -= (took & required[w]).count_ones();
+                want.found += took.count_ones() as u64;
+                if let Some(sw) = set.get_mut(w) {
+                    *sw |= took;
+                }
             }
         };
         blocks.each(|b, e| {
@@ -594,34 +604,31 @@ mod avx2 {
             let n = e - b;
             let mut k = 0;
             while k + 32 <= n {
-                let (mut lo, mut hi) = (_mm256_setzero_si256(), _mm256_setzero_si256());
-                for q in [0, 16] {
-                    let x = _mm256_xor_si256(
-                        _mm256_loadu_si256(lp.add(k + q) as *const __m256i),
-                        _mm256_loadu_si256(hp.add(k + q) as *const __m256i),
-                    );
-                    for h in [
-                        _mm256_cvtepu16_epi32(_mm256_castsi256_si128(x)),
-                        _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(x)),
-                    ] {
-                        lo = _mm256_or_si256(lo, _mm256_sllv_epi32(one, h));
-                        hi = _mm256_or_si256(hi, _mm256_sllv_epi32(one, _mm256_sub_epi32(h, k32)));
+                let x0 = _mm256_xor_si256(
+                    _mm256_loadu_si256(lp.add(k) as *const __m256i),
+                    _mm256_loadu_si256(hp.add(k) as *const __m256i),
+                );
+                let x1 = _mm256_xor_si256(
+                    _mm256_loadu_si256(lp.add(k + 16) as *const __m256i),
+                    _mm256_loadu_si256(hp.add(k + 16) as *const __m256i),
+                );
+                // Every value is below 128: the pack saturates nothing.
+                let xb = _mm256_packus_epi16(x0, x1);
+                let mut met = [0u64; 2];
+                let mut any = 0u64;
+                for (w, m) in met.iter_mut().enumerate() {
+                    let mut left = want.bits[w];
+                    while left != 0 {
+                        let v = left.trailing_zeros();
+                        left &= left - 1;
+                        let x = _mm256_set1_epi8((64 * w as u32 + v) as i8);
+                        let hit = _mm256_movemask_epi8(_mm256_cmpeq_epi8(xb, x)) != 0;
+                        *m |= u64::from(hit) << v;
                     }
+                    any |= *m;
                 }
-                // Horizontal OR: the two halves of `lo` and `hi` side by side, then the lanes.
-                let lo4 = _mm_or_si128(
-                    _mm256_castsi256_si128(lo),
-                    _mm256_extracti128_si256::<1>(lo),
-                );
-                let hi4 = _mm_or_si128(
-                    _mm256_castsi256_si128(hi),
-                    _mm256_extracti128_si256::<1>(hi),
-                );
-                let v = _mm_or_si128(_mm_unpacklo_epi32(lo4, hi4), _mm_unpackhi_epi32(lo4, hi4));
-                let v = _mm_or_si128(v, _mm_unpackhi_epi64(v, v));
-                let met = _mm_cvtsi128_si64(v) as u64;
                 want.examined += 32;
-                if met & want.bits[0] != 0 {
+                if any != 0 {
                     take_all(met, want);
                     if want.left == 0 {
                         return true;
@@ -630,9 +637,10 @@ mod avx2 {
                 k += 32;
             }
             want.examined += (n - k) as u64;
-            let mut met = 0u64;
+            let mut met = [0u64; 2];
             while k < n {
-                met |= 1u64 << ((*lp.add(k) ^ *hp.add(k)) & 63);
+                let x = (*lp.add(k) ^ *hp.add(k)) as u32 & 127;
+                met[(x >> 6) as usize] |= 1u64 << (x & 63);
                 k += 1;
             }
             take_all(met, want);
@@ -857,6 +865,12 @@ mod tests {
                 }
                 if bits < 6 {
                     want.bits[0] &= (1 << (1 << bits)) - 1;
+                }
+                if trial % 5 == 2 {
+                    // A few values wanted (the kernel that compares them one by one).
+                    for w in want.bits.iter_mut() {
+                        *w &= rnd() & rnd();
+                    }
                 }
                 if trial % 4 == 1 {
                     // Only values below 255 wanted, whatever the values' width: the byte path.

@@ -240,7 +240,7 @@ impl Ctx<'_> {
         }
         // Rare part against a heap of this sub-block (r <= s - n0 - k0), or a rare heap of this
         // sub-block (r >= n0 + k0); those reaching into earlier sub-blocks were flagged by
-        // `inner_scatter`. Flagged (plain stores), then added to the set.
+        // `inner_scatter`. Flagged (plain stores) or gathered in a register, then added to the set.
         let from = new_rare.partition_point(|&r| r < n0 + k0);
         // Values below 64 (most games with few rare heaps) are gathered in a register: no
         // stores, and no flags to fold for this heap unless earlier sub-blocks flagged some.
