@@ -11,8 +11,9 @@
 //! `Model`) and what it predicts for 2, 4, 8 and 16 threads, checked against the other runs;
 //! then the exact engine on smaller sizes for comparison. Timings on a shared machine vary with
 //! its load, printed first and last. The environment variables `SPARSE_BLOCK`, `SPARSE_WORK`,
-//! `SPARSE_CHUNK`, `SPARSE_SUB`, `SPARSE_PREFIX`, `SPARSE_SHARE`, `SPARSE_SIMD` (0/1) override
-//! [`SparseOptions`] for tuning; `SPARSE_STATS=1` prints the work counters.
+//! `SPARSE_CHUNK`, `SPARSE_SUB`, `SPARSE_PREFIX`, `SPARSE_SHARE`, `SPARSE_AHEAD`,
+//! `SPARSE_AHEAD_AUTO` (0/1), `SPARSE_SIMD` (0/1) override [`SparseOptions`] for tuning;
+//! `SPARSE_STATS=1` prints the work counters.
 
 use grundy::engine::{
     NoControl, Sequence, SparseOptions, SparseStats, TakeAndBreakExact, TakeAndBreakSparse,
@@ -43,6 +44,9 @@ fn options() -> SparseOptions {
     }
     if let Some(v) = env("SPARSE_AHEAD") {
         o.ahead = v;
+    }
+    if let Some(v) = env("SPARSE_AHEAD_AUTO") {
+        o.ahead_auto = v != 0;
     }
     if let Some(v) = env("SPARSE_SIMD") {
         o.simd = v != 0;

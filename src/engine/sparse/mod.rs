@@ -30,11 +30,11 @@
 //! 2. heap by heap, the splits that reach into the block (by sub-blocks of 32 heaps: those whose
 //!    block part lies in an earlier sub-block are again contiguous slices), the candidate `c`,
 //!    and the value when no rare value below `c` is left unconfirmed; otherwise `c` is taken
-//!    provisionally. Optionally (`SparseOptions::ahead`, for many cores) the splits whose block
-//!    part lies `ahead` heaps or more before the heap (rare parts far from 0: most of them in
-//!    0.354 or Grundy's game) are flagged for each sub-block by the other threads, once those
-//!    values are written and before the sub-block is reached, so that the one thread of this
-//!    part does not do them all;
+//!    provisionally. While the other threads have time to spare (`SparseOptions::ahead` and
+//!    `ahead_auto`), the splits whose block part lies `ahead` heaps or more before the heap
+//!    (rare parts far from 0: most of them in 0.354 or Grundy's game) are flagged for each
+//!    sub-block by those threads, once those values are written and before the sub-block is
+//!    reached, so that the one thread of this part does not do them all;
 //! 3. on the other threads, while part 2 goes on, the searches that confirm the provisional
 //!    values, taken from a queue to which part 2 publishes each sub-block's (they read only
 //!    earlier values; one task per thread and block, which waits by spinning, so that no thread
@@ -139,9 +139,14 @@ pub struct SparseOptions {
     /// The rare-part splits whose other part lies in the block at least `ahead` heaps before
     /// the heap are flagged ahead of the sequential part by the confirming threads (rounded up
     /// to whole sub-blocks, at most `ahead` heaps behind what the sequential part has written),
-    /// so that the one thread does not do them all. 0 (the default): the sequential part does
-    /// them all.
+    /// so that the one thread does not do them all (256 by default, when `ahead_auto` allows).
+    /// 0: the sequential part does them all.
     pub ahead: usize,
+    /// With `ahead`, flag ahead only for the blocks after one whose confirmations kept the
+    /// other threads busy for less than 60% of the sequential part's work (and until one keeps
+    /// them busy for more than 80%): flagging ahead gains only where those threads have time
+    /// for it (0.354), and costs where they have none (Grundy's game, 0.6). False: always.
+    pub ahead_auto: bool,
 }
 
 impl Default for SparseOptions {
@@ -156,10 +161,29 @@ impl Default for SparseOptions {
             simd: true,
             prefix: 256,
             producer_share: 0,
-            // Measured on 2 cores: no gain (Grundy's game slower with short lags); it is for
-            // many cores, where the one thread of the sequential part is the limit.
-            ahead: 0,
+            // On 2 cores, 0.354 to 2^21 gains about a quarter with it (the confirmations leave
+            // the other thread idle); Grundy's game and 0.6 lose as much, hence `ahead_auto`.
+            ahead: 256,
+            ahead_auto: true,
         }
+    }
+}
+
+/// A clock for comparing the parts' times within a block: the time-stamp counter where there is
+/// one (a few cycles to read, where `Instant` costs tens of nanoseconds: it is read around every
+/// batch of confirmations).
+#[inline]
+fn ticks() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: RDTSC is available on every x86_64 processor.
+        unsafe { std::arch::x86_64::_rdtsc() }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        use std::sync::OnceLock;
+        static START: OnceLock<Instant> = OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_nanos() as u64
     }
 }
 
@@ -345,6 +369,8 @@ pub struct TakeAndBreakSparse {
     first_per_heap: u64,
     per_search: u64,
     use_prefix: bool,
+    /// Whether the next block flags ahead (see `SparseOptions::ahead_auto`).
+    ahead_on: bool,
     stats: SparseStats,
     rev: Reversed,
     buf: Buffers,
@@ -450,6 +476,7 @@ impl TakeAndBreakSparse {
             first_per_heap: HEAP_COST,
             per_search: HEAP_COST,
             use_prefix: false,
+            ahead_on: false,
             stats: SparseStats::default(),
             rev: Reversed::default(),
             buf: Buffers::default(),
@@ -733,14 +760,21 @@ impl TakeAndBreakSparse {
         let claim = ((TASK_WORK / 8 / self.per_search) as usize).clamp(1, 64);
         let mut len = n0;
         let mut t2 = t1;
+        let mut seq_ticks = 0u64;
         let sets = sets_all;
         let (cx, queue, shared) = (&cx, &queue, &shared);
+        // Time spent confirming and flagging ahead, on every thread, in ticks (for `ahead_auto`).
+        let seq_start = ticks();
+        let (conf_t, ahead_t) = (AtomicU64::new(0), AtomicU64::new(0));
+        let (conf_t, ahead_t) = (&conf_t, &ahead_t);
         let confirm = move |ps: &mut [Pending]| {
+            let t = ticks();
             for p in ps {
                 // SAFETY: a pending heap is published after every value below it was written.
                 let gv = unsafe { shared.prefix(n0 + p.i) };
                 p.refuted = cx.confirm(gv, p);
             }
+            conf_t.fetch_add(ticks().wrapping_sub(t), Ordering::Relaxed);
         };
         // Small blocks are not worth the other threads' attention.
         let helpers = if (b as u64) * self.work_per_heap >= 4 * TASK_WORK {
@@ -753,12 +787,14 @@ impl TakeAndBreakSparse {
         let sb = self.opts.sub_block.max(1);
         let lag = self.opts.ahead.div_ceil(sb) * sb;
         let first_ahead = lag / sb + 1;
-        let ahead = (helpers > 0 && !self.dense && lag > 0)
-            .then(|| Ahead::new(b.div_ceil(sb), first_ahead));
+        let ahead =
+            (helpers > 0 && !self.dense && lag > 0 && (self.ahead_on || !self.opts.ahead_auto))
+                .then(|| Ahead::new(b.div_ceil(sb), first_ahead));
         let ahead_pairs = AtomicU64::new(0);
         let flags_sh = Shared::new(&mut flags_all[..]);
         let (ahead, ahead_pairs, flags_sh) = (ahead.as_ref(), &ahead_pairs, &flags_sh);
         let run_ahead = move |t: usize| {
+            let start = ticks();
             let (k0, k1) = (t * sb, ((t + 1) * sb).min(b));
             let s1 = k0 - lag;
             // SAFETY: the values below n0 + s1 are written (the task is available) and no
@@ -772,6 +808,7 @@ impl TakeAndBreakSparse {
             };
             let pairs = cx.scatter_ahead(gv, k0, k1, s1, fl);
             ahead_pairs.fetch_add(pairs, Ordering::Relaxed);
+            ahead_t.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
         };
         let other_work = move || ahead.is_some_and(|a| a.ready());
         rayon::scope(|sc| {
@@ -869,10 +906,24 @@ impl TakeAndBreakSparse {
             queue.publish(filled);
             queue.close();
             t2 = clock.elapsed();
+            seq_ticks = ticks().wrapping_sub(seq_start);
             while let Some(ps) = queue.claim(claim, false) {
                 confirm(ps);
             }
         });
+        if helpers > 0 && !self.dense && lag > 0 && self.opts.ahead_auto {
+            // Flag ahead while the confirmations leave the other threads idle for a good part
+            // of the sequential part's work (as it would be with nothing flagged ahead); stop
+            // when they would not.
+            let seq_work = seq_ticks + ahead_t.load(Ordering::Relaxed);
+            let room = helpers as u64 * seq_work;
+            let conf = conf_t.load(Ordering::Relaxed);
+            if 10 * conf < 6 * room {
+                self.ahead_on = true;
+            } else if 10 * conf > 8 * room {
+                self.ahead_on = false;
+            }
+        }
         stats.ahead_pairs += ahead_pairs.load(Ordering::Relaxed);
         stats.rare_pairs += stats.ahead_pairs;
         let npending = queue.published();

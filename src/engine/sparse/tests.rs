@@ -24,6 +24,7 @@ fn eager() -> SparseOptions {
         prefix: 0,
         producer_share: 0,
         ahead: 16,
+        ahead_auto: false,
     }
 }
 
@@ -53,6 +54,13 @@ fn variants() -> Vec<SparseOptions> {
         },
         SparseOptions {
             ahead: 1,
+            block: 512,
+            ..eager()
+        },
+        // Flagging ahead switched on and off by the threads' times.
+        SparseOptions {
+            ahead: 64,
+            ahead_auto: true,
             block: 512,
             ..eager()
         },
@@ -160,6 +168,7 @@ fn flagging_ahead_changes_no_value() {
         for (k, lag) in [(2, 1), (2, 64), (3, 40)] {
             let opts = SparseOptions {
                 ahead: lag,
+                ahead_auto: false,
                 sub_block: 16,
                 ..SparseOptions::default()
             };
