@@ -490,6 +490,31 @@ mod avx2 {
         }
     }
 
+    /// Every pair the kernels read lies in `rev` and `g`: `rev[l - e ..]` with `e <= a1 <= l`,
+    /// `g[.. s + 1 - b]` with `b >= a0`.
+    #[inline]
+    fn check_bounds(rev: &[u16], g: &[u16], blocks: Blocks) {
+        let (l, s) = (rev.len(), blocks.s);
+        assert!(
+            blocks.a0 >= blocks.a1 || (blocks.a1 <= l.min(s + 1) && s + 1 - blocks.a0 <= g.len())
+        );
+    }
+
+    /// The values of 32 pairs, `lp[..32]` XOR `hp[..32]`, as two vectors of 16 lanes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn xor32(lp: *const u16, hp: *const u16) -> (__m256i, __m256i) {
+        let x0 = _mm256_xor_si256(
+            _mm256_loadu_si256(lp as *const __m256i),
+            _mm256_loadu_si256(hp as *const __m256i),
+        );
+        let x1 = _mm256_xor_si256(
+            _mm256_loadu_si256(lp.add(16) as *const __m256i),
+            _mm256_loadu_si256(hp.add(16) as *const __m256i),
+        );
+        (x0, x1)
+    }
+
     /// Takes value `x` from `want` if it is there (`x < 1024`).
     #[inline(always)]
     unsafe fn take(want: &mut Want, set: &mut [u64], x: u32) {
@@ -583,9 +608,7 @@ mod avx2 {
         };
         let required = [below(0), below(1)];
         let (l, s) = (rev.len(), blocks.s);
-        assert!(
-            blocks.a0 >= blocks.a1 || (blocks.a1 <= l.min(s + 1) && s + 1 - blocks.a0 <= g.len())
-        );
+        check_bounds(rev, g, blocks);
         // Takes the values of `met` (values below 128: words 0 and 1).
         let mut take_all = |met: [u64; 2], want: &mut Want| {
             for w in 0..2 {
@@ -604,14 +627,7 @@ mod avx2 {
             let n = e - b;
             let mut k = 0;
             while k + 32 <= n {
-                let x0 = _mm256_xor_si256(
-                    _mm256_loadu_si256(lp.add(k) as *const __m256i),
-                    _mm256_loadu_si256(hp.add(k) as *const __m256i),
-                );
-                let x1 = _mm256_xor_si256(
-                    _mm256_loadu_si256(lp.add(k + 16) as *const __m256i),
-                    _mm256_loadu_si256(hp.add(k + 16) as *const __m256i),
-                );
+                let (x0, x1) = xor32(lp.add(k), hp.add(k));
                 // Every value is below 128: the pack saturates nothing.
                 let xb = _mm256_packus_epi16(x0, x1);
                 let mut met = [0u64; 2];
@@ -669,23 +685,14 @@ mod avx2 {
         );
         let mut t = tables::<2>(want);
         let (l, s) = (rev.len(), blocks.s);
-        assert!(
-            blocks.a0 >= blocks.a1 || (blocks.a1 <= l.min(s + 1) && s + 1 - blocks.a0 <= g.len())
-        );
+        check_bounds(rev, g, blocks);
         blocks.each(|b, e| {
             let lp = rev.as_ptr().add(l - e);
             let hp = g.as_ptr().add(s + 1 - e);
             let n = e - b;
             let mut k = 0;
             while k + 32 <= n {
-                let x0 = _mm256_xor_si256(
-                    _mm256_loadu_si256(lp.add(k) as *const __m256i),
-                    _mm256_loadu_si256(hp.add(k) as *const __m256i),
-                );
-                let x1 = _mm256_xor_si256(
-                    _mm256_loadu_si256(lp.add(k + 16) as *const __m256i),
-                    _mm256_loadu_si256(hp.add(k + 16) as *const __m256i),
-                );
+                let (x0, x1) = xor32(lp.add(k), hp.add(k));
                 let xb = _mm256_packus_epi16(x0, x1);
                 // Index bits 0-3 pick the entry (bit 4 is ignored by vpshufb, bit 7 of xb picks
                 // the table); bits 5-7 of the index are cleared so no lane reads as zero.
@@ -740,24 +747,14 @@ mod avx2 {
         let push = _mm256_set1_epi8(0x70);
         let mut t = tables::<T>(want);
         let (l, s) = (rev.len(), blocks.s);
-        // Every pair read: rev[l - e ..] with e <= a1 <= l, g[.. s + 1 - b] with b >= a0.
-        assert!(
-            blocks.a0 >= blocks.a1 || (blocks.a1 <= l.min(s + 1) && s + 1 - blocks.a0 <= g.len())
-        );
+        check_bounds(rev, g, blocks);
         blocks.each(|b, e| {
             let lp = rev.as_ptr().add(l - e);
             let hp = g.as_ptr().add(s + 1 - e);
             let n = e - b;
             let mut k = 0;
             while k + 32 <= n {
-                let x0 = _mm256_xor_si256(
-                    _mm256_loadu_si256(lp.add(k) as *const __m256i),
-                    _mm256_loadu_si256(hp.add(k) as *const __m256i),
-                );
-                let x1 = _mm256_xor_si256(
-                    _mm256_loadu_si256(lp.add(k + 16) as *const __m256i),
-                    _mm256_loadu_si256(hp.add(k + 16) as *const __m256i),
-                );
+                let (x0, x1) = xor32(lp.add(k), hp.add(k));
                 let idx = _mm256_packus_epi16(_mm256_srli_epi16(x0, 3), _mm256_srli_epi16(x1, 3));
                 let bit =
                     _mm256_packus_epi16(_mm256_and_si256(x0, seven), _mm256_and_si256(x1, seven));
