@@ -96,14 +96,17 @@ fn sparse(code: &str, n: u64, threads: usize) -> (f64, String, SparseStats) {
 }
 
 /// The scaling model, from the per-stage wall times of a one-thread run (`wall` seconds): the
-/// first part of each block `F` (rayon-parallel), the sequential part `S` (one thread only), the
-/// confirmations `C` (done by the other threads while `S` runs, then by all), and the rest `O`
-/// (between blocks: serial). With `k` threads a run takes
-/// `T(k) = O + F/k + max(S, (S + C)/k) + blocks * sync`; the one-thread run has no `sync`.
+/// first part of each block `F` (rayon-parallel), the sequential part `S`, the confirmations `C`
+/// (done by the other threads while `S` runs, then by all), and the rest `O` (between blocks:
+/// serial). Of `S`, the part `A` flagged ahead (measured when the run forces it on,
+/// `SPARSE_AHEAD_AUTO=0`; else 0) goes to the other threads with `C`; the rest stays on one
+/// thread. With `k` threads a run takes
+/// `T(k) = O + F/k + max(S - A, (S + C)/k) + blocks * sync`; the one-thread run has no `sync`.
 struct Model {
     o: f64,
     f: f64,
     s: f64,
+    a: f64,
     c: f64,
     blocks: f64,
 }
@@ -116,6 +119,7 @@ impl Model {
             o: (wall - f - s - c).max(0.0),
             f,
             s,
+            a: (st.ahead_ns as f64 * 1e-9).min(s),
             c,
             blocks: st.blocks as f64,
         }
@@ -124,7 +128,7 @@ impl Model {
     /// Predicted seconds with `k` threads, leaving out the synchronisation.
     fn predict(&self, k: usize) -> f64 {
         let k = k as f64;
-        self.o + self.f / k + self.s.max((self.s + self.c) / k)
+        self.o + self.f / k + (self.s - self.a).max((self.s + self.c) / k)
     }
 
     fn describe(&self, n: u64) -> String {
@@ -135,15 +139,16 @@ impl Model {
             .map(|&k| format!("{k}: {:.2}x", total / self.predict(k)))
             .collect();
         format!(
-            "stages per value: first part {:.1} ns, sequential {:.1} ns, confirmations {:.1} ns, \
-             between blocks {:.1} ns; {} blocks; serial fraction {:.3}; \
+            "stages per value: first part {:.1} ns, sequential {:.1} ns (flagged ahead {:.1} ns), \
+             confirmations {:.1} ns, between blocks {:.1} ns; {} blocks; serial fraction {:.3}; \
              model speedups (no sync) {}",
             ns(self.f),
             ns(self.s),
+            ns(self.a),
             ns(self.c),
             ns(self.o),
             self.blocks,
-            (self.o + self.s) / total,
+            (self.o + self.s - self.a) / total,
             speedups.join(", ")
         )
     }

@@ -220,6 +220,10 @@ pub struct SparseStats {
     /// Wall time (nanoseconds) of the first parts of the blocks alone (part of `parallel_ns`;
     /// the rest is the confirmations left when the sequential part ends).
     pub first_ns: u64,
+    /// Time (nanoseconds, summed over the threads) spent flagging ahead: with one thread
+    /// (`ahead_auto: false`), the part of `sequential_ns` that more threads take off the
+    /// sequential part (the scaling model's use).
+    pub ahead_ns: u64,
     /// Blocks run (each ends with the threads joining: the synchronisation of the scheme).
     pub blocks: u64,
 }
@@ -239,6 +243,7 @@ impl SparseStats {
         self.parallel_ns += o.parallel_ns;
         self.sequential_ns += o.sequential_ns;
         self.first_ns += o.first_ns;
+        self.ahead_ns += o.ahead_ns;
         self.blocks += o.blocks;
         self
     }
@@ -629,20 +634,33 @@ impl TakeAndBreakSparse {
             && self.rare.len().saturating_mul(self.opts.sparse_ratio) > n;
     }
 
+    /// Whether the next block flags ahead (see `SparseOptions::ahead`), given whether it has
+    /// other threads to do it.
+    fn flags_ahead(&self, helpers: bool) -> bool {
+        !self.dense && self.opts.ahead > 0 && (!self.opts.ahead_auto || (helpers && self.ahead_on))
+    }
+
     /// Heaps in the next block, starting at `n0`.
     fn block_len(&self, n0: usize, left: u64) -> usize {
         let by_work = (self.opts.block_work / self.work_per_heap.max(1)) as usize;
         let mut b = by_work.min(n0 / 16).min(self.next_block).max(1);
         if !self.dense {
             // The rare-part splits that reach into the block are done sequentially (while other
-            // threads confirm); halve the block while they would be more than a thread's share
-            // of the work (half with two threads: a tenth left the blocks of 0.354 too small to
-            // share).
+            // threads confirm), except those flagged ahead; halve the block while they would be
+            // more than a thread's share of the work (half with two threads: a tenth left the
+            // blocks of 0.354 too small to share).
+            let threads = rayon::current_num_threads();
             let share = match self.opts.producer_share {
-                0 => rayon::current_num_threads().max(2),
+                0 => threads.max(2),
                 k => k,
             } as u64;
-            while b > 128 && share * self.inner_pairs(b) > self.work_per_heap {
+            let reach = if self.flags_ahead(threads > 1) {
+                let sb = self.opts.sub_block.max(1);
+                self.opts.ahead.div_ceil(sb) * sb
+            } else {
+                usize::MAX
+            };
+            while b > 128 && share * self.inner_pairs(b, reach) > self.work_per_heap {
                 b /= 2;
             }
         }
@@ -650,11 +668,11 @@ impl TakeAndBreakSparse {
     }
 
     /// Average number of rare-part splits per heap of a block of `b` heaps whose other part lies
-    /// in the block.
-    fn inner_pairs(&self, b: usize) -> u64 {
+    /// in the block, less than `reach` heaps before the heap (the others are flagged ahead).
+    fn inner_pairs(&self, b: usize, reach: usize) -> u64 {
         let mut sum = 0;
         for sd in &self.splits {
-            for &r in self.rare.iter().take_while(|&&r| r + sd.j < b) {
+            for &r in self.rare.iter().take_while(|&&r| r + sd.j < b.min(reach)) {
                 sum += (b - sd.j - r) as u64;
             }
         }
@@ -787,9 +805,11 @@ impl TakeAndBreakSparse {
         let sb = self.opts.sub_block.max(1);
         let lag = self.opts.ahead.div_ceil(sb) * sb;
         let first_ahead = lag / sb + 1;
-        let ahead =
-            (helpers > 0 && !self.dense && lag > 0 && (self.ahead_on || !self.opts.ahead_auto))
-                .then(|| Ahead::new(b.div_ceil(sb), first_ahead));
+        // Forced on (`ahead_auto: false`), a single thread takes every task itself: the same
+        // pairs, timed apart (`SparseStats::ahead_ns`).
+        let ahead = self
+            .flags_ahead(helpers > 0)
+            .then(|| Ahead::new(b.div_ceil(sb), first_ahead));
         let ahead_pairs = AtomicU64::new(0);
         let flags_sh = Shared::new(&mut flags_all[..]);
         let (ahead, ahead_pairs, flags_sh) = (ahead.as_ref(), &ahead_pairs, &flags_sh);
@@ -911,11 +931,12 @@ impl TakeAndBreakSparse {
                 confirm(ps);
             }
         });
+        let ahead_ticks = ahead_t.load(Ordering::Relaxed);
         if helpers > 0 && !self.dense && lag > 0 && self.opts.ahead_auto {
             // Flag ahead while the confirmations leave the other threads idle for a good part
             // of the sequential part's work (as it would be with nothing flagged ahead); stop
             // when they would not.
-            let seq_work = seq_ticks + ahead_t.load(Ordering::Relaxed);
+            let seq_work = seq_ticks + ahead_ticks;
             let room = helpers as u64 * seq_work;
             let conf = conf_t.load(Ordering::Relaxed);
             if 10 * conf < 6 * room {
@@ -923,6 +944,11 @@ impl TakeAndBreakSparse {
             } else if 10 * conf > 8 * room {
                 self.ahead_on = false;
             }
+        }
+        if seq_ticks > 0 {
+            // Ticks to nanoseconds at the rate of the sequential part, timed both ways.
+            let rate = (t2 - t1).as_nanos() as f64 / seq_ticks as f64;
+            stats.ahead_ns += (ahead_ticks as f64 * rate) as u64;
         }
         stats.ahead_pairs += ahead_pairs.load(Ordering::Relaxed);
         stats.rare_pairs += stats.ahead_pairs;
