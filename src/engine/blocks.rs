@@ -94,6 +94,65 @@ pub(crate) fn scatter_flags<T: Val>(
     }
 }
 
+/// Runs of [`scatter_flags`] over the same `len` heaps, one per `(gr, start)`. One call for many
+/// rare parts: a call per run cost a fifth of the sequential part of 0.354 (runs of 32 heaps).
+#[inline(never)]
+pub(crate) fn scatter_runs<T: Val>(
+    g: &[T],
+    runs: &[(u32, usize)],
+    len: usize,
+    flags: &mut [u8],
+    stride: usize,
+) {
+    assert!(len * stride <= flags.len());
+    for &(gr, start) in runs {
+        let src = &g[start..start + len];
+        for (k, v) in src.iter().enumerate() {
+            let x = (v.get() ^ gr) as usize;
+            debug_assert!(x < stride);
+            // SAFETY: as in `scatter_flags`: k < len and x < stride.
+            unsafe { *flags.get_unchecked_mut(k * stride + x) = 1 };
+        }
+    }
+}
+
+/// Collects full-length runs for [`scatter_runs`], a batch at a time (no allocation).
+pub(crate) struct Runs {
+    buf: [(u32, usize); 64],
+    len: usize,
+}
+
+impl Runs {
+    pub(crate) fn new() -> Self {
+        Runs {
+            buf: [(0, 0); 64],
+            len: 0,
+        }
+    }
+
+    /// Adds a run, flushing the batch into `flags` (runs of `heaps` heaps) when it is full.
+    #[inline]
+    pub(crate) fn push<T: Val>(
+        &mut self,
+        run: (u32, usize),
+        g: &[T],
+        heaps: usize,
+        flags: &mut [u8],
+        stride: usize,
+    ) {
+        self.buf[self.len] = run;
+        self.len += 1;
+        if self.len == self.buf.len() {
+            self.flush(g, heaps, flags, stride);
+        }
+    }
+
+    pub(crate) fn flush<T: Val>(&mut self, g: &[T], heaps: usize, flags: &mut [u8], stride: usize) {
+        scatter_runs(g, &self.buf[..self.len], heaps, flags, stride);
+        self.len = 0;
+    }
+}
+
 /// Flags `G(a) ^ G(s - a)` for `a` in `a0..a1` in `flags` (one byte per value; every value must
 /// be below `flags.len()`), reading `G(a)` from `rev` where it covers `a1`.
 #[inline]
@@ -828,11 +887,23 @@ mod tests {
             let stride = 64 * words;
             let mut flags = vec![0u8; 10 * stride];
             scatter_flags(&g, 5, 100, 10, &mut flags, stride);
+            // The same runs batched (three batches of 64 and a part), plus two more parts.
+            let mut batched = vec![0u8; 10 * stride];
+            let mut runs = Runs::new();
+            for r in 0..200 {
+                let gr = [5, 3, 0][r % 3];
+                runs.push((gr, 100 + 7 * (r % 3)), &g, 10, &mut batched, stride);
+            }
+            runs.flush(&g, 10, &mut batched, stride);
             for k in 0..10 {
                 let mut set = vec![0u64; words];
                 flags_to_set(&flags[k * stride..(k + 1) * stride], &mut set);
                 let mut want = vec![0u64; words];
                 set_bit(&mut want, (g[100 + k] ^ 5) as u32);
+                assert_eq!(set, want);
+                flags_to_set(&batched[k * stride..(k + 1) * stride], &mut set);
+                set_bit(&mut want, (g[107 + k] ^ 3) as u32);
+                set_bit(&mut want, g[114 + k] as u32);
                 assert_eq!(set, want);
             }
         }
