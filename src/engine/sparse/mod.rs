@@ -145,7 +145,9 @@ pub struct SparseOptions {
     /// With `ahead`, flag ahead only for the blocks after one whose confirmations kept the
     /// other threads busy for less than 60% of the sequential part's work (and until one keeps
     /// them busy for more than 80%): flagging ahead gains only where those threads have time
-    /// for it (0.354), and costs where they have none (Grundy's game, 0.6). False: always.
+    /// for it (0.354), and costs where they have none (Grundy's game, 0.6). False: always, even
+    /// with one thread, which then flags them itself, timed apart (`SparseStats::ahead_ns`: the
+    /// scaling model's measure of what more threads would take off the sequential part).
     pub ahead_auto: bool,
 }
 
