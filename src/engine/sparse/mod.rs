@@ -636,6 +636,13 @@ impl TakeAndBreakSparse {
             && self.rare.len().saturating_mul(self.opts.sparse_ratio) > n;
     }
 
+    /// How far back (in heaps, whole sub-blocks) a split's other part must lie to be flagged
+    /// ahead (see `SparseOptions::ahead`).
+    fn lag(&self) -> usize {
+        let sb = self.opts.sub_block.max(1);
+        self.opts.ahead.div_ceil(sb) * sb
+    }
+
     /// Whether the next block flags ahead (see `SparseOptions::ahead`), given whether it has
     /// other threads to do it.
     fn flags_ahead(&self, helpers: bool) -> bool {
@@ -657,8 +664,7 @@ impl TakeAndBreakSparse {
                 k => k,
             } as u64;
             let reach = if self.flags_ahead(threads > 1) {
-                let sb = self.opts.sub_block.max(1);
-                self.opts.ahead.div_ceil(sb) * sb
+                self.lag()
             } else {
                 usize::MAX
             };
@@ -805,7 +811,7 @@ impl TakeAndBreakSparse {
         // The splits reaching far back into the block, flagged ahead by the other threads
         // (task t: sub-block t, other parts at least `lag` heaps before it).
         let sb = self.opts.sub_block.max(1);
-        let lag = self.opts.ahead.div_ceil(sb) * sb;
+        let lag = self.lag();
         let first_ahead = lag / sb + 1;
         // Forced on (`ahead_auto: false`), a single thread takes every task itself: the same
         // pairs, timed apart (`SparseStats::ahead_ns`).
