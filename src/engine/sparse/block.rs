@@ -34,6 +34,7 @@ impl Ctx<'_> {
         g: &[T],
         i0: usize,
         sets: &mut [u64],
+        sums: &mut [u64],
         flags: &mut [u8],
     ) -> SparseStats {
         let (eng, n0, words) = (self.eng, self.n0, self.words);
@@ -77,7 +78,7 @@ impl Ctx<'_> {
         flags.fill(0);
         // Runs over every heap of the task, batched (most of them).
         let mut runs = Runs::new();
-        for sd in &eng.splits {
+        for sd in &eng.sum_digit {
             let j = sd.j;
             let rmin = (i0 + 1).saturating_sub(j).max(1);
             let from = eng.rare.partition_point(|&r| r < rmin);
@@ -109,7 +110,7 @@ impl Ctx<'_> {
         for k in 0..len {
             let (i, n) = (i0 + k, n0 + i0 + k);
             let fl = &mut flags[k * stride..(k + 1) * stride];
-            if let Some(sd) = eng.splits.first() {
+            if let Some(sd) = eng.sum_digit.first() {
                 if n >= sd.j + 2 && eng.opts.prefix > 0 && eng.use_prefix {
                     // Runs of PREFIX_RUN pairs spread over the search window (neighbouring
                     // pairs give correlated values).
@@ -124,10 +125,43 @@ impl Ctx<'_> {
                     }
                 }
             }
-            flags_to_set(fl, &mut sets[k * words..(k + 1) * words]);
+            // With one split digit the row is the heap's own: straight into its set.
+            let row = if eng.shifts.is_empty() {
+                &mut sets[k * words..(k + 1) * words]
+            } else {
+                let row = &mut sums[k * words..(k + 1) * words];
+                row.fill(0);
+                row
+            };
+            flags_to_set(fl, row);
         }
         stats.sparse_heaps += len as u64;
         stats
+    }
+
+    /// The rows of `sums` for the heaps `n0 - rows .. n0` (`before` holds `rows` of them): the
+    /// rare-part splits of each one's first-digit sum, all below `n0`. Later heaps of the block
+    /// read them through their shifts (see `TakeAndBreakSparse::shifts`). Returns the pairs.
+    pub(super) fn sums_before<T: Val>(&self, g: &[T], before: &mut [u64]) -> u64 {
+        let (eng, n0) = (self.eng, self.n0);
+        let rows = before.len() / self.words;
+        let mut pairs = 0;
+        for (q, row) in before.chunks_exact_mut(self.words).enumerate() {
+            row.fill(0);
+            let (Some(n), Some(sd)) = ((n0 + q).checked_sub(rows), eng.sum_digit.first()) else {
+                continue;
+            };
+            let Some(s) = n.checked_sub(sd.j) else {
+                continue;
+            };
+            for &r in eng.rare.iter().take_while(|&&r| r < s) {
+                if r >= 1 && 2 * r != s {
+                    set_bit(row, g[r].get() ^ g[s - r].get());
+                    pairs += 1;
+                }
+            }
+        }
+        pairs
     }
 
     /// For the heaps `k0 .. k1` of the block (`g` holds `G(0 .. n0 + k0)`; `flags`, a block's
@@ -148,7 +182,7 @@ impl Ctx<'_> {
         let (eng, n0) = (self.eng, self.n0);
         let stride = self.stride;
         let mut pairs = self.scatter_old(g, k0, k1, from, k0, &mut flags[k0 * stride..k1 * stride]);
-        for sd in &eng.splits {
+        for sd in &eng.sum_digit {
             let j = sd.j;
             // Rare r in n0 .. n0 + k0, other part n0 + i - j - r >= 1 (below n0).
             for &r in new_rare.iter().take_while(|&&r| r < n0 + k0) {
@@ -193,7 +227,7 @@ impl Ctx<'_> {
         let mut pairs = 0;
         // Runs over the whole sub-block, batched (most of them).
         let mut runs = Runs::new();
-        for sd in &eng.splits {
+        for sd in &eng.sum_digit {
             let j = sd.j;
             // Rare r below n0, other part n0 + i - j - r in n0 + s0 .. n0 + s1:
             // i in r + j + s0 .. r + j + s1, which meets k0 .. k1 from the first r with
@@ -231,6 +265,7 @@ impl Ctx<'_> {
         k0: usize,
         new_rare: &[usize],
         set: &mut [u64],
+        sums: &mut [u64],
         flags: &mut [u8],
         pending: &mut Pending,
         stats: &mut SparseStats,
@@ -281,7 +316,7 @@ impl Ctx<'_> {
             pairs += 1;
         }
         // Rare heaps of this sub-block against anything below.
-        for sd in &eng.splits {
+        for sd in &eng.sum_digit {
             if n < sd.j + 2 {
                 continue;
             }
@@ -298,10 +333,34 @@ impl Ctx<'_> {
             }
         }
         stats.rare_pairs += pairs;
-        if k0 > 0 || (pairs > 0 && !small) {
-            flags_to_set(flags, set);
+        // This heap's row is complete; its set joins it with the rows of the other digits' sums.
+        if eng.shifts.is_empty() {
+            if k0 > 0 || (pairs > 0 && !small) {
+                flags_to_set(flags, set);
+            }
+            set[0] |= acc;
+        } else {
+            let words = self.words;
+            let row = (eng.shifts[eng.shifts.len() - 1] + i) * words;
+            let own = &mut sums[row..row + words];
+            if k0 > 0 || (pairs > 0 && !small) {
+                flags_to_set(flags, own);
+            }
+            own[0] |= acc;
+            for (w, x) in set.iter_mut().enumerate() {
+                let mut y = sums[row + w];
+                for &d in &eng.shifts {
+                    y |= sums[row - d * words + w];
+                }
+                *x |= y;
+            }
         }
-        set[0] |= acc;
+        for &j in &eng.equal_js {
+            // The equal split a + a (value 0), left out of the rows.
+            if n >= j + 2 && (n - j) % 2 == 0 {
+                set[0] |= 1;
+            }
+        }
         let class = eng.common_class(n);
         let c = self.classes.candidate(set, class);
         pending
