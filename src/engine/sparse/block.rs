@@ -273,9 +273,20 @@ impl Ctx<'_> {
         let (eng, n0) = (self.eng, self.n0);
         let n = n0 + i;
         debug_assert_eq!(g.len(), n);
+        // Values below 64 (most games with few rare heaps) are gathered in a register: no
+        // stores, and no flags to fold for this heap unless earlier sub-blocks flagged some.
+        let small = !eng.dense && self.stride <= 64;
+        let mut acc = 0u64;
+        // The single heaps left, the heap's own options (not its sum's row).
+        let mut single = 0u64;
         for &j in &eng.singles {
             if j <= i && j < n {
-                set_bit(set, g[n - j].get());
+                let x = g[n - j].get();
+                if small {
+                    single |= 1u64 << (x & 63);
+                } else {
+                    set_bit(set, x);
+                }
             }
         }
         if eng.dense {
@@ -293,10 +304,6 @@ impl Ctx<'_> {
         // sub-block (r >= n0 + k0); those reaching into earlier sub-blocks were flagged by
         // `inner_scatter`. Flagged (plain stores) or gathered in a register, then added to the set.
         let from = new_rare.partition_point(|&r| r < n0 + k0);
-        // Values below 64 (most games with few rare heaps) are gathered in a register: no
-        // stores, and no flags to fold for this heap unless earlier sub-blocks flagged some.
-        let small = self.stride <= 64;
-        let mut acc = 0u64;
         let mut pairs = 0u64;
         let mut put = |x: u32| {
             if small {
@@ -358,9 +365,10 @@ impl Ctx<'_> {
         for &j in &eng.equal_js {
             // The equal split a + a (value 0), left out of the rows.
             if n >= j + 2 && (n - j) % 2 == 0 {
-                set[0] |= 1;
+                single |= 1;
             }
         }
+        set[0] |= single;
         let class = eng.common_class(n);
         let c = self.classes.candidate(set, class);
         pending
