@@ -322,7 +322,8 @@ impl Reversed {
 pub(crate) fn simd_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2")
+        // Every processor with AVX2 has POPCNT; the kernels count the values they take with it.
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -463,8 +464,8 @@ pub(crate) fn search<T: Val>(
     #[cfg(target_arch = "x86_64")]
     if simd && bits <= 10 && blocks.a1 <= rev.len() {
         if let Some(g16) = as_u16(g) {
-            // SAFETY: `simd` is only true where AVX2 was detected; every XOR of two values is
-            // below 2^bits <= 1024, within `want.bits` (at least 16 words).
+            // SAFETY: `simd` is only true where AVX2 and POPCNT were detected; every XOR of two
+            // values is below 2^bits <= 1024, within `want.bits` (at least 16 words).
             return unsafe { avx2::search(&rev.rev, g16, blocks, want, set, bits) };
         }
     }
@@ -493,7 +494,7 @@ mod avx2 {
     /// The wanted set as `T` lookup tables of 16 bytes (values `128 t .. 128 t + 128`), each
     /// broadcast to both lanes.
     #[inline]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     unsafe fn tables<const T: usize>(want: &Want) -> [__m256i; T] {
         let p = want.bits.as_ptr() as *const u8;
         let mut t = [_mm256_setzero_si256(); T];
@@ -514,7 +515,7 @@ mod avx2 {
     const FEW: u32 = 16;
 
     /// See [`super::search`]; `rev` is the reversed copy of the first values.
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     pub unsafe fn search(
         rev: &[u16],
         g: &[u16],
@@ -555,7 +556,7 @@ mod avx2 {
 
     /// The values of 32 pairs, `lp[..32]` XOR `hp[..32]`, as two vectors of 16 lanes.
     #[inline]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     unsafe fn xor32(lp: *const u16, hp: *const u16) -> (__m256i, __m256i) {
         let x0 = _mm256_xor_si256(
             _mm256_loadu_si256(lp as *const __m256i),
@@ -587,7 +588,7 @@ mod avx2 {
     /// `x1`) whose table byte `byte` has bit `m`, one by one; when many lanes hit (small value
     /// sets repeat), drops those holding a value just taken. The caller reloads its tables.
     #[inline]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     #[allow(clippy::too_many_arguments)]
     unsafe fn take_hits(
         byte: __m256i,
@@ -642,7 +643,7 @@ mod avx2 {
     /// 0.1777, 0.354): the 32 values of a step are packed to bytes, and each wanted value is
     /// compared with all of them at once (`vpcmpeqb`); the values met are taken together, with
     /// no table to rebuild and no lane-by-lane loop.
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     unsafe fn run_few(
         rev: &[u16],
         g: &[u16],
@@ -721,7 +722,7 @@ mod avx2 {
     /// unsigned saturation (values of 256 and more become 255, which is not wanted), giving the
     /// table byte `x >> 3` (5 bits), the bit `x & 7` and the table (bit 7 of `x`) from one pack;
     /// two 16-entry tables and a blend look the byte up.
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     unsafe fn run_bytes(
         rev: &[u16],
         g: &[u16],
@@ -783,7 +784,7 @@ mod avx2 {
     /// the index's bits 4-6 equal `t`, the others being pushed past 0x7F by a saturating add, which
     /// makes `vpshufb` give 0), and test the bit. The pairs of a block are `rev[l - e + k]`
     /// (= `G(e - 1 - k)`) and `g[s + 1 - e + k]`: both ascending.
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     unsafe fn run<const T: usize, const SEL: bool>(
         rev: &[u16],
         g: &[u16],
