@@ -228,6 +228,8 @@ pub(crate) struct Want {
     /// Pairs looked at by searches with this set, and values they found (statistics).
     pub examined: u64,
     pub found: u64,
+    /// Words of `bits` that the last `fill` may have left non-zero (the searches only clear).
+    used: usize,
 }
 
 impl Want {
@@ -239,6 +241,7 @@ impl Want {
             limit: 0,
             examined: 0,
             found: 0,
+            used: 0,
         }
     }
 
@@ -249,15 +252,21 @@ impl Want {
         if self.bits.len() < set.len() {
             self.bits.resize(set.len(), 0);
         }
-        self.bits.fill(0);
         let last = (c >> 6) as usize;
-        for (w, &s) in set.iter().enumerate().take(last + 1) {
+        let fresh = set.len().min(last + 1);
+        // Only the words the last fill used can be non-zero (one call of a few words, where
+        // clearing all of them, 16 at least, cost a library call per heap).
+        if self.used > fresh {
+            self.bits[fresh..self.used].fill(0);
+        }
+        for (w, &s) in set.iter().enumerate().take(fresh) {
             let mut m = !s & class_words(w);
             if w == last {
                 m &= (1u64 << (c & 63)) - 1;
             }
             self.bits[w] = m;
         }
+        self.used = fresh;
         self.limit = required.min(c);
         self.left = self.count_below(self.limit);
     }

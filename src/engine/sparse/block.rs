@@ -44,6 +44,7 @@ impl Ctx<'_> {
         let i1 = i0 + len;
         let mut stats = SparseStats::default();
         sets.fill(0);
+        sums.fill(0);
         for k in 0..len {
             let n = n0 + i0 + k;
             let set = &mut sets[k * words..(k + 1) * words];
@@ -129,9 +130,7 @@ impl Ctx<'_> {
             let row = if eng.shifts.is_empty() {
                 &mut sets[k * words..(k + 1) * words]
             } else {
-                let row = &mut sums[k * words..(k + 1) * words];
-                row.fill(0);
-                row
+                &mut sums[k * words..(k + 1) * words]
             };
             flags_to_set(fl, row);
         }
