@@ -10,6 +10,7 @@ use super::{
 use crate::engine::blocks::{
     flags_to_set, fold_flags, fold_pairs, mex, scatter_flags, search, set_bit, Blocks, Runs, Want,
 };
+use crate::engine::sparse_mask::SparseMask;
 use crate::engine::Val;
 
 /// What the parts of a block read.
@@ -27,6 +28,12 @@ pub(super) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// Whether heap `n` of value `v` is rare under `m` (the block's mask).
+    #[inline]
+    pub(super) fn is_rare(&self, m: SparseMask, n: usize, v: u32) -> bool {
+        ((self.classes.class_of(m, v) == 1) ^ (m.parity && n & 1 == 1)) == m.rare_rho
+    }
+
     /// The options of heaps `n0 + i0 ..` (as many as `sets` holds) whose parts are all below
     /// `n0`: single heaps, and the splits with a rare part (sparse mode) or all splits (dense).
     pub(super) fn parallel<T: Val>(
@@ -353,18 +360,26 @@ impl Ctx<'_> {
                 flags_to_set(flags, own);
             }
             own[0] |= acc;
+            let rows = &sums[row - eng.shifts[eng.shifts.len() - 1] * words..row + words];
+            let top = rows.len() - words;
             for (w, x) in set.iter_mut().enumerate() {
-                let mut y = sums[row + w];
+                let mut y = rows[top + w];
                 for &d in &eng.shifts {
-                    y |= sums[row - d * words + w];
+                    // SAFETY: d <= the largest shift, so top - d * words + w < rows.len().
+                    y |= unsafe { rows.get_unchecked(top - d * words + w) };
                 }
                 *x |= y;
             }
         }
-        for &j in &eng.equal_js {
-            // The equal split a + a (value 0), left out of the rows.
-            if n >= j + 2 && (n - j) % 2 == 0 {
-                single |= 1;
+        // The equal split a + a (value 0), left out of the rows.
+        match eng.equal_js.last() {
+            Some(&j) if n >= j + 2 => single |= u64::from(eng.equal_by_parity[n % 2]),
+            _ => {
+                for &j in &eng.equal_js {
+                    if n >= j + 2 && (n - j) % 2 == 0 {
+                        single |= 1;
+                    }
+                }
             }
         }
         set[0] |= single;

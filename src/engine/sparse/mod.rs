@@ -317,6 +317,15 @@ impl Classes {
         Classes { class1 }
     }
 
+    /// `popcount(v & mask) mod 2`, read from the table where it reaches.
+    #[inline]
+    fn class_of(&self, m: SparseMask, v: u32) -> u32 {
+        match self.class1.get((v >> 6) as usize) {
+            Some(w) => (w >> (v & 63)) as u32 & 1,
+            None => m.class(v),
+        }
+    }
+
     #[inline]
     fn word(&self, w: usize, class: u32) -> u64 {
         if class == 1 {
@@ -358,8 +367,10 @@ pub struct TakeAndBreakSparse {
     /// digits). 0.1777 does 16 rare pairs per heap this way instead of 45.
     sum_digit: Vec<SplitDigit>,
     shifts: Vec<usize>,
-    /// The `j` of the split digits that allow the equal split (value 0 when `n - j` is even).
+    /// The `j` of the split digits that allow the equal split (value 0 when `n - j` is even),
+    /// and, by the parity of `n`, whether one of them has an even `n - j`.
     equal_js: Vec<usize>,
+    equal_by_parity: [bool; 2],
     /// Every `j` of `splits` has the same parity (so the parity flag may be used), and it is odd.
     parity_allowed: bool,
     odd_offset: bool,
@@ -480,11 +491,12 @@ impl TakeAndBreakSparse {
             .into_iter()
             .collect();
         let shifts = splits.iter().skip(1).map(|sd| sd.j - splits[0].j).collect();
-        let equal_js = splits
+        let equal_js: Vec<usize> = splits
             .iter()
             .filter(|sd| !sd.unequal)
             .map(|sd| sd.j)
             .collect();
+        let equal_by_parity = [0, 1].map(|p| equal_js.iter().any(|&j| j % 2 == p));
         let parity_allowed = splits.windows(2).all(|w| (w[0].j ^ w[1].j) & 1 == 0);
         let odd_offset = splits.first().is_some_and(|s| s.j & 1 == 1);
         Ok(TakeAndBreakSparse {
@@ -495,6 +507,7 @@ impl TakeAndBreakSparse {
             splits,
             sum_digit,
             shifts,
+            equal_by_parity,
             equal_js,
             parity_allowed,
             odd_offset,
@@ -946,7 +959,7 @@ impl TakeAndBreakSparse {
                     unsafe { shared.write(n0 + i, T::new(v)) };
                     len = n0 + i + 1;
                     filled += provisional as usize;
-                    if self.space.is_some_and(|m| m.is_rare((n0 + i) as u64, v)) {
+                    if self.space.is_some_and(|m| cx.is_rare(m, n0 + i, v)) {
                         new_rare.push(n0 + i);
                     }
                     if bits_for(v) > bits {
