@@ -51,7 +51,11 @@ impl Ctx<'_> {
         let i1 = i0 + len;
         let mut stats = SparseStats::default();
         sets.fill(0);
-        sums.fill(0);
+        if !eng.shifts.is_empty() {
+            // Only games with several split digits use the rows (a task's flags already fill
+            // the first-level cache).
+            sums.fill(0);
+        }
         for k in 0..len {
             let n = n0 + i0 + k;
             let set = &mut sets[k * words..(k + 1) * words];

@@ -17,6 +17,13 @@
 //! smallest missing one is the value. Both branches are exhaustive arguments, so every value is
 //! exact whatever the mask; the mask only decides the speed.
 //!
+//! **One row per sum.** Heap `n`'s splits of digit `j` add up to `n - j`, which is also the sum
+//! of the first digit's splits of heap `n - (j - j0)`. The rare-part splits are therefore
+//! flagged for the first digit only (the equal split left out), into a row per heap, and a
+//! heap's set joins its row with those of the heaps `j - j0` before it, plus value 0 for the
+//! digits that allow the equal split when `n - j` is even. With three split digits (0.1777)
+//! that is a third of the pairs.
+//!
 //! **Mask.** The first heaps are computed by full search; then the mask minimising the number of
 //! rare heaps is chosen from the value histogram with a Walsh-Hadamard transform, and chosen
 //! again (rebuilding the rare list) when values need a new bit, when the rare list doubles, and
