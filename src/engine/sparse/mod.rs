@@ -76,7 +76,8 @@ use crate::sparse_space::SparseSpace;
 use block::Ctx;
 use queue::{Ahead, Queue, Shared};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 mod block;
@@ -235,6 +236,10 @@ pub struct SparseStats {
     pub ahead_ns: u64,
     /// Blocks run (each ends with the threads joining: the synchronisation of the scheme).
     pub blocks: u64,
+    /// Blocks whose first part overlapped their sequential part (with more than one thread:
+    /// every thread takes part-1 tasks in order, and the sequential part starts on a sub-block
+    /// once the tasks covering it are done). Their part-1 time counts in `sequential_ns`.
+    pub overlapped: u64,
 }
 
 impl SparseStats {
@@ -254,6 +259,7 @@ impl SparseStats {
         self.first_ns += o.first_ns;
         self.ahead_ns += o.ahead_ns;
         self.blocks += o.blocks;
+        self.overlapped += o.overlapped;
         self
     }
 }
@@ -811,7 +817,20 @@ impl TakeAndBreakSparse {
         let chunk = ((TASK_WORK / self.first_per_heap) as usize)
             .max(self.opts.chunk.max(1))
             .min((FLAGS_PER_TASK / stride).max(16));
-        let mut stats = if b >= 2 * chunk {
+        // Small blocks are not worth the other threads' attention.
+        let helpers = if (b as u64) * self.work_per_heap >= 4 * TASK_WORK {
+            rayon::current_num_threads() - 1
+        } else {
+            0
+        };
+        // With other threads, part 1 is no phase of its own: every thread takes its tasks in
+        // order, and the sequential part starts on a sub-block as soon as the tasks covering it
+        // are done, helping with the rest while it waits (no barrier, no thread idle at its
+        // end). Not while flagging ahead, whose tasks must come after part 1's.
+        let overlap = helpers > 0 && !self.dense && !self.flags_ahead(true) && b >= 2 * chunk;
+        let mut stats = if overlap {
+            SparseStats::default()
+        } else if b >= 2 * chunk {
             sets_all
                 .par_chunks_mut(chunk * words)
                 .zip(sums_block.par_chunks_mut(chunk * words))
@@ -848,7 +867,8 @@ impl TakeAndBreakSparse {
         let mut len = n0;
         let mut t2 = t1;
         let mut seq_ticks = 0u64;
-        let (sets, sums) = (sets_all, sums_all);
+        let (sets_sh, sums_sh) = (Shared::new(sets_all), Shared::new(sums_all));
+        let (sets_sh, sums_sh) = (&sets_sh, &sums_sh);
         let (cx, queue, shared) = (&cx, &queue, &shared);
         // Time spent confirming and flagging ahead, on every thread, in ticks (for `ahead_auto`).
         let seq_start = ticks();
@@ -862,12 +882,6 @@ impl TakeAndBreakSparse {
                 p.refuted = cx.confirm(gv, p);
             }
             conf_t.fetch_add(ticks().wrapping_sub(t), Ordering::Relaxed);
-        };
-        // Small blocks are not worth the other threads' attention.
-        let helpers = if (b as u64) * self.work_per_heap >= 4 * TASK_WORK {
-            rayon::current_num_threads() - 1
-        } else {
-            0
         };
         // The splits reaching far back into the block, flagged ahead by the other threads
         // (task t: sub-block t, other parts at least `lag` heaps before it).
@@ -900,26 +914,72 @@ impl TakeAndBreakSparse {
             ahead_t.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
         };
         let other_work = move || ahead.is_some_and(|a| a.ready());
+        // Part 1's tasks when it overlaps the sequential part: claimed in order, each marked
+        // done when its rows are written.
+        let tasks = if overlap { b.div_ceil(chunk) } else { 0 };
+        let (next_task, main_part1) = (AtomicUsize::new(0), AtomicU64::new(0));
+        let task_done: Vec<AtomicBool> = (0..tasks).map(|_| AtomicBool::new(false)).collect();
+        let task_stats = Mutex::new(SparseStats::default());
+        let (next_task, task_done, task_stats) = (&next_task, &task_done[..], &task_stats);
+        let claim_part1 = move || {
+            let t = next_task.fetch_add(1, Ordering::Relaxed);
+            (t < tasks).then_some(t)
+        };
+        let run_part1 = move |t: usize| {
+            let (i0, i1) = (t * chunk, ((t + 1) * chunk).min(b));
+            // SAFETY: a task is claimed once, and its rows are no one else's until it is marked
+            // done (the sequential part waits for that); the values below n0 no longer change.
+            let (gv, set, row, fl) = unsafe {
+                (
+                    shared.prefix(n0),
+                    sets_sh.slice_mut(i0 * words, i1 * words),
+                    sums_sh.slice_mut((dmax + i0) * words, (dmax + i1) * words),
+                    flags_sh.slice_mut(i0 * stride, i1 * stride),
+                )
+            };
+            let st = cx.parallel(gv, i0, set, row, fl);
+            let mut total = task_stats.lock().unwrap_or_else(|e| e.into_inner());
+            *total = total.add(st);
+            task_done[t].store(true, Ordering::Release);
+        };
         rayon::scope(|sc| {
             for _ in 0..helpers {
-                sc.spawn(move |_| loop {
-                    if let Some(t) = ahead.and_then(|a| a.claim()) {
-                        run_ahead(t);
-                        ahead.unwrap().finish(t);
-                        continue;
+                sc.spawn(move |_| {
+                    while let Some(t) = claim_part1() {
+                        run_part1(t);
                     }
-                    match queue.claim_or(claim, true, other_work) {
-                        Some(ps) => confirm(ps),
-                        None if !queue.is_closed() && other_work() => {}
-                        None => break,
+                    loop {
+                        if let Some(t) = ahead.and_then(|a| a.claim()) {
+                            run_ahead(t);
+                            ahead.unwrap().finish(t);
+                            continue;
+                        }
+                        match queue.claim_or(claim, true, other_work) {
+                            Some(ps) => confirm(ps),
+                            None if !queue.is_closed() && other_work() => {}
+                            None => break,
+                        }
                     }
                 });
             }
             let (mut filled, mut published) = (0, 0);
             let mut k0 = 0;
             let mut stop = false;
+            let mut waited = 0;
             while k0 < b && !stop {
                 let k1 = (k0 + sb).min(b);
+                // Part 1's rows of this sub-block, helping with the tasks still unclaimed.
+                while waited < tasks && waited * chunk < k1 {
+                    if task_done[waited].load(Ordering::Acquire) {
+                        waited += 1;
+                    } else if let Some(t) = claim_part1() {
+                        let start = ticks();
+                        run_part1(t);
+                        main_part1.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
+                    } else {
+                        std::hint::spin_loop();
+                    }
+                }
                 if !self.dense && k0 > 0 {
                     let t = k0 / sb;
                     let from = match ahead {
@@ -938,9 +998,15 @@ impl TakeAndBreakSparse {
                     stats.rare_pairs += cx.inner_scatter(gv, k0, k1, from, &new_rare, flags);
                 }
                 for i in k0..k1 {
-                    let set = &mut sets[i * words..(i + 1) * words];
-                    // SAFETY: as above, heap i's flags are no other task's.
-                    let flags = unsafe { flags_sh.slice_mut(i * stride, (i + 1) * stride) };
+                    // SAFETY: as above, heap i's flags, set and rows (those up to its own) are no
+                    // other task's: part 1 is done with them.
+                    let (set, sums, flags) = unsafe {
+                        (
+                            sets_sh.slice_mut(i * words, (i + 1) * words),
+                            sums_sh.slice_mut(0, (dmax + i + 1) * words),
+                            flags_sh.slice_mut(i * stride, (i + 1) * stride),
+                        )
+                    };
                     // SAFETY: only this thread fills the queue, above what it published.
                     let p = unsafe { queue.entry(filled) };
                     // SAFETY: the values below n0 + i are written; heap n0 + i is written only
@@ -1003,9 +1069,11 @@ impl TakeAndBreakSparse {
         let ahead_ticks = ahead_t.load(Ordering::Relaxed);
         if helpers > 0 && !self.dense && lag > 0 && self.opts.ahead_auto {
             // Flag ahead while the confirmations leave the other threads idle for a good part
-            // of the sequential part's work (as it would be with nothing flagged ahead); stop
-            // when they would not.
-            let seq_work = seq_ticks + ahead_ticks;
+            // of the sequential part's work (as it would be with nothing flagged ahead, and
+            // without the part-1 tasks it took while waiting for its rows); stop when they
+            // would not.
+            let seq_work =
+                seq_ticks.saturating_sub(main_part1.load(Ordering::Relaxed)) + ahead_ticks;
             let room = helpers as u64 * seq_work;
             let conf = conf_t.load(Ordering::Relaxed);
             if 10 * conf < 6 * room {
@@ -1019,6 +1087,7 @@ impl TakeAndBreakSparse {
             let rate = (t2 - t1).as_nanos() as f64 / seq_ticks as f64;
             stats.ahead_ns += (ahead_ticks as f64 * rate) as u64;
         }
+        stats = stats.add(*task_stats.lock().unwrap_or_else(|e| e.into_inner()));
         stats.ahead_pairs += ahead_pairs.load(Ordering::Relaxed);
         stats.rare_pairs += stats.ahead_pairs;
         let npending = queue.published();
@@ -1028,6 +1097,7 @@ impl TakeAndBreakSparse {
         stats.sequential_ns += (t2 - t1).as_nanos() as u64;
         stats.first_ns += t1.as_nanos() as u64;
         stats.blocks += 1;
+        stats.overlapped += u64::from(overlap);
         // Keep the block up to its first refuted provisional value.
         let pending = &mut buf.pending[..npending];
         stats.searches += npending as u64;

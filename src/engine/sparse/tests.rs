@@ -157,6 +157,30 @@ fn identical_for_any_thread_count() {
     }
 }
 
+/// With more than one thread, part 1 of a block overlaps its sequential part (which starts on a
+/// sub-block once the tasks covering it are done, and takes unclaimed tasks while it waits):
+/// the values of one thread, which does part 1 first.
+#[test]
+fn overlapping_first_part_changes_no_value() {
+    let off = SparseOptions {
+        ahead: 0,
+        ..SparseOptions::default()
+    };
+    for (code, n) in [("4!.0", 30_000), ("0.1777", 30_000)] {
+        let want = pool(1).install(|| sparse_with(code, n, off));
+        assert_eq!(want.step().stats().overlapped, 0);
+        for (k, sub_block) in [(2, 32), (3, 16)] {
+            let opts = SparseOptions { sub_block, ..off };
+            let got = pool(k).install(|| sparse_with(code, n, opts));
+            assert_eq!(got.values().to_vec(), want.values().to_vec(), "{code} {k}");
+            assert!(
+                got.step().stats().overlapped > 0,
+                "{code}: no block overlapped"
+            );
+        }
+    }
+}
+
 /// The splits flagged ahead of the sequential part (by the confirming threads, or by the
 /// sequential part when it gets there first, or alone with one thread) give the values of a run
 /// that flags none ahead.
