@@ -96,12 +96,14 @@ fn sparse(code: &str, n: u64, threads: usize) -> (f64, String, SparseStats) {
 }
 
 /// The scaling model, from the per-stage wall times of a one-thread run (`wall` seconds): the
-/// first part of each block `F` (rayon-parallel), the sequential part `S`, the confirmations `C`
-/// (done by the other threads while `S` runs, then by all), and the rest `O` (between blocks:
-/// serial). Of `S`, the part `A` flagged ahead (measured when the run forces it on,
-/// `SPARSE_AHEAD_AUTO=0`; else 0) goes to the other threads with `C`; the rest stays on one
-/// thread. With `k` threads a run takes
-/// `T(k) = O + F/k + max(S - A, (S + C)/k) + blocks * sync`; the one-thread run has no `sync`.
+/// first part of each block `F`, the sequential part `S`, the confirmations `C` (done by the
+/// other threads while `S` runs, then by all), and the rest `O` (between blocks: serial). Of
+/// `S`, the part `A` flagged ahead (measured when the run forces it on, `SPARSE_AHEAD_AUTO=0`;
+/// else 0) goes to the other threads with `C`; the rest stays on one thread. With more than one
+/// thread the first part overlaps the sequential part (`SparseStats::overlapped`: every thread
+/// takes its tasks, the sequential part starting on each sub-block once its rows are done), so
+/// with `k` threads a run takes `T(k) = O + max(S - A, (F + S + C)/k) + blocks * sync`; the
+/// one-thread run has no `sync`. (Before the overlap it was `O + F/k + max(S - A, (S + C)/k)`.)
 struct Model {
     o: f64,
     f: f64,
@@ -128,7 +130,7 @@ impl Model {
     /// Predicted seconds with `k` threads, leaving out the synchronisation.
     fn predict(&self, k: usize) -> f64 {
         let k = k as f64;
-        self.o + self.f / k + (self.s - self.a).max((self.s + self.c) / k)
+        self.o + (self.s - self.a).max((self.f + self.s + self.c) / k)
     }
 
     fn describe(&self, n: u64) -> String {

@@ -49,6 +49,10 @@
 //!    not found: the heap is rare) ends the block there; the heaps after it are computed again
 //!    in the next block, made smaller.
 //!
+//! With more than one thread, parts 1 and 2 overlap: every thread takes part-1 tasks in order,
+//! and part 2 starts on a sub-block as soon as the tasks covering it are done, taking unclaimed
+//! tasks while it waits, so that no thread waits at the end of part 1.
+//!
 //! Blocks and tasks are sized from the previous block's work per heap. A search looks at the
 //! smallest parts first, then at blocks spread over the next 2^15 splits in a golden-ratio order
 //! (neighbouring splits give correlated values), then at the rest; 32 splits at a time with
@@ -237,8 +241,9 @@ pub struct SparseStats {
     /// Blocks run (each ends with the threads joining: the synchronisation of the scheme).
     pub blocks: u64,
     /// Blocks whose first part overlapped their sequential part (with more than one thread:
-    /// every thread takes part-1 tasks in order, and the sequential part starts on a sub-block
-    /// once the tasks covering it are done). Their part-1 time counts in `sequential_ns`.
+    /// every thread takes part-1 tasks in order, the sequential part starts on a sub-block once
+    /// the tasks covering it are done, and a task flagging ahead waits for those of its
+    /// sub-block). Their part-1 time counts in `sequential_ns`.
     pub overlapped: u64,
 }
 
@@ -826,8 +831,8 @@ impl TakeAndBreakSparse {
         // With other threads, part 1 is no phase of its own: every thread takes its tasks in
         // order, and the sequential part starts on a sub-block as soon as the tasks covering it
         // are done, helping with the rest while it waits (no barrier, no thread idle at its
-        // end). Not while flagging ahead, whose tasks must come after part 1's.
-        let overlap = helpers > 0 && !self.dense && !self.flags_ahead(true) && b >= 2 * chunk;
+        // end). A task flagging ahead waits for the part-1 tasks of its sub-block.
+        let overlap = helpers > 0 && !self.dense && b >= 2 * chunk;
         let mut stats = if overlap {
             SparseStats::default()
         } else if b >= 2 * chunk {
@@ -896,24 +901,6 @@ impl TakeAndBreakSparse {
         let ahead_pairs = AtomicU64::new(0);
         let flags_sh = Shared::new(&mut flags_all[..]);
         let (ahead, ahead_pairs, flags_sh) = (ahead.as_ref(), &ahead_pairs, &flags_sh);
-        let run_ahead = move |t: usize| {
-            let start = ticks();
-            let (k0, k1) = (t * sb, ((t + 1) * sb).min(b));
-            let s1 = k0 - lag;
-            // SAFETY: the values below n0 + s1 are written (the task is available) and no
-            // longer change; the flags of sub-block t are this task's alone until it is done
-            // (the sequential part waits for it before it touches them).
-            let (gv, fl) = unsafe {
-                (
-                    shared.prefix(n0 + s1),
-                    flags_sh.slice_mut(k0 * stride, k1 * stride),
-                )
-            };
-            let pairs = cx.scatter_ahead(gv, k0, k1, s1, fl);
-            ahead_pairs.fetch_add(pairs, Ordering::Relaxed);
-            ahead_t.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
-        };
-        let other_work = move || ahead.is_some_and(|a| a.ready());
         // Part 1's tasks when it overlaps the sequential part: claimed in order, each marked
         // done when its rows are written.
         let tasks = if overlap { b.div_ceil(chunk) } else { 0 };
@@ -942,6 +929,31 @@ impl TakeAndBreakSparse {
             *total = total.add(st);
             task_done[t].store(true, Ordering::Release);
         };
+        let run_ahead = move |t: usize| {
+            let start = ticks();
+            let (k0, k1) = (t * sb, ((t + 1) * sb).min(b));
+            // Part 1 writes the sub-block's rows first (when it overlaps: every part-1 task is
+            // claimed before a thread takes a task ahead, so this only waits for running ones).
+            for done in &task_done[..tasks.min(k1.div_ceil(chunk))] {
+                while !done.load(Ordering::Acquire) {
+                    std::hint::spin_loop();
+                }
+            }
+            let s1 = k0 - lag;
+            // SAFETY: the values below n0 + s1 are written (the task is available) and no
+            // longer change; the flags of sub-block t are this task's alone until it is done
+            // (the sequential part waits for it before it touches them).
+            let (gv, fl) = unsafe {
+                (
+                    shared.prefix(n0 + s1),
+                    flags_sh.slice_mut(k0 * stride, k1 * stride),
+                )
+            };
+            let pairs = cx.scatter_ahead(gv, k0, k1, s1, fl);
+            ahead_pairs.fetch_add(pairs, Ordering::Relaxed);
+            ahead_t.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
+        };
+        let other_work = move || ahead.is_some_and(|a| a.ready());
         rayon::scope(|sc| {
             for _ in 0..helpers {
                 sc.spawn(move |_| {
