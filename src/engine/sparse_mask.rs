@@ -50,7 +50,13 @@ impl SparseMask {
     /// `rho(n)` for a heap `n` of value `v`.
     #[inline]
     pub fn rho(&self, n: u64, v: u32) -> bool {
-        (self.class(v) == 1) ^ (self.parity && n & 1 == 1)
+        self.rho_of_class(n, self.class(v))
+    }
+
+    /// `rho(n)` for a heap `n` whose value has class `class` (see [`SparseMask::class`]).
+    #[inline]
+    pub(crate) fn rho_of_class(&self, n: u64, class: u32) -> bool {
+        (class == 1) ^ (self.parity && n & 1 == 1)
     }
 
     /// Whether heap `n` of value `v` is rare.

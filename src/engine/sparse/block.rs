@@ -31,7 +31,7 @@ impl Ctx<'_> {
     /// Whether heap `n` of value `v` is rare under `m` (the block's mask).
     #[inline]
     pub(super) fn is_rare(&self, m: SparseMask, n: usize, v: u32) -> bool {
-        ((self.classes.class_of(m, v) == 1) ^ (m.parity && n & 1 == 1)) == m.rare_rho
+        m.rho_of_class(n as u64, self.classes.class_of(m, v)) == m.rare_rho
     }
 
     /// The options of heaps `n0 + i0 ..` (as many as `sets` holds) whose parts are all below
@@ -357,15 +357,15 @@ impl Ctx<'_> {
             }
             set[0] |= acc;
         } else {
-            let words = self.words;
-            let row = (eng.shifts[eng.shifts.len() - 1] + i) * words;
-            let own = &mut sums[row..row + words];
+            // The rows of heaps i - dmax ..= i (sums holds dmax rows before the block's).
+            let (words, dmax) = (self.words, eng.max_shift());
+            let rows = &mut sums[i * words..(dmax + i + 1) * words];
+            let top = dmax * words;
+            let own = &mut rows[top..];
             if k0 > 0 || (pairs > 0 && !small) {
                 flags_to_set(flags, own);
             }
             own[0] |= acc;
-            let rows = &sums[row - eng.shifts[eng.shifts.len() - 1] * words..row + words];
-            let top = rows.len() - words;
             for (w, x) in set.iter_mut().enumerate() {
                 let mut y = rows[top + w];
                 for &d in &eng.shifts {

@@ -697,6 +697,12 @@ impl TakeAndBreakSparse {
             && self.rare.len().saturating_mul(self.opts.sparse_ratio) > n;
     }
 
+    /// The largest of `shifts` (0 with one split digit): the rows kept for the heaps before a
+    /// block.
+    fn max_shift(&self) -> usize {
+        self.shifts.last().copied().unwrap_or(0)
+    }
+
     /// How far back (in heaps, whole sub-blocks) a split's other part must lie to be flagged
     /// ahead (see `SparseOptions::ahead`).
     fn lag(&self) -> usize {
@@ -737,7 +743,8 @@ impl TakeAndBreakSparse {
     }
 
     /// Average number of rare-part splits per heap (of its first digit: see `shifts`) of a block
-    /// of `b` heaps whose other part lies in the block, less than `reach` heaps before the heap (the others are flagged ahead).
+    /// of `b` heaps whose other part lies in the block, less than `reach` heaps before the heap
+    /// (the others are flagged ahead).
     fn inner_pairs(&self, b: usize, reach: usize) -> u64 {
         let mut sum = 0;
         for sd in &self.sum_digit {
@@ -750,9 +757,10 @@ impl TakeAndBreakSparse {
 
     /// The rare-part splits that the sequential part does heap by heap, those whose other part
     /// lies in the heap's own sub-block (of `sb` heaps): `(d, G(r))` for the first split digit
-    /// `j` (see `shifts`) and rare `r >= 1` below the block with `d = j + r < sb`, ascending in `d`. Heap `n0 + i`
-    /// of a sub-block starting at `n0 + k0` takes those with `d <= i - k0` (its other part
-    /// `n - d` is then at or after the sub-block's start, so it is never the equal split).
+    /// `j` (see `shifts`) and rare `r >= 1` below the block with `d = j + r < sb`, ascending in
+    /// `d`. Heap `n0 + i` of a sub-block starting at `n0 + k0` takes those with `d <= i - k0` (its
+    /// other part `n - d` is then at or after the sub-block's start, so it is never the equal
+    /// split).
     fn near_pairs<T: Val>(&self, g: &[T], sb: usize) -> Vec<(usize, u32)> {
         let mut near: Vec<(usize, u32)> = self
             .sum_digit
@@ -797,7 +805,7 @@ impl TakeAndBreakSparse {
         if buf.flags.len() < b * stride {
             buf.flags.resize(b * stride, 0);
         }
-        let dmax = self.shifts.last().copied().unwrap_or(0);
+        let dmax = self.max_shift();
         if buf.sums.len() < (dmax + b) * words {
             buf.sums.resize((dmax + b) * words, 0);
         }
@@ -1175,7 +1183,7 @@ impl Step for TakeAndBreakSparse {
             // Heap 0 of a block of one: no split reaches back into it.
             near: &[],
         };
-        let dmax = self.shifts.last().copied().unwrap_or(0);
+        let dmax = self.max_shift();
         let mut sums = vec![0u64; (dmax + 1) * words];
         let (before, row) = sums.split_at_mut(dmax * words);
         let mut stats = cx.parallel(g, 0, &mut set, row, &mut flags);
