@@ -95,9 +95,11 @@ mod tests;
 /// pairs give correlated values: spread ones find the wanted values of Grundy's game in about
 /// half as many pairs as an ascending scan; a window of 2^15 pairs needs 5% fewer than 2^16,
 /// 2^14 15% more); then at the rest in order. `ROUND_BLOCKS` blocks of
-/// each split digit per round.
+/// each split digit per round. Blocks of 256 pairs look at 11% more pairs than blocks of 64 on
+/// Grundy's game, but each block's first reads miss the first-level cache: its searches took 14%
+/// less time, 0.6's 8% less.
 const FIRST_PAIRS: usize = 128;
-const SPREAD_BLOCK: usize = 64;
+const SPREAD_BLOCK: usize = 256;
 const SPREAD: usize = 1 << 15;
 const ROUND_BLOCKS: usize = 8;
 /// Pairs per run of the prefix (runs spread over the search window).
