@@ -12,7 +12,7 @@
 //! then the exact engine on smaller sizes for comparison. Timings on a shared machine vary with
 //! its load, printed first and last. The environment variables `SPARSE_BLOCK`, `SPARSE_WORK`,
 //! `SPARSE_CHUNK`, `SPARSE_SUB`, `SPARSE_PREFIX`, `SPARSE_SHARE`, `SPARSE_AHEAD`,
-//! `SPARSE_AHEAD_AUTO` (0/1), `SPARSE_SIMD` (0/1) override [`SparseOptions`] for tuning;
+//! `SPARSE_AHEAD_AUTO` (0/1), `SPARSE_SIMD` (0/1), `SPARSE_WINDOW` override [`SparseOptions`] for tuning;
 //! `SPARSE_STATS=1` prints the work counters.
 
 use grundy::engine::{
@@ -50,6 +50,9 @@ fn options() -> SparseOptions {
     }
     if let Some(v) = env("SPARSE_SIMD") {
         o.simd = v != 0;
+    }
+    if let Some(v) = env("SPARSE_WINDOW") {
+        o.window = v;
     }
     o
 }

@@ -45,15 +45,12 @@ pub(crate) fn fold_pairs<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, set: &
     if a0 >= a1 {
         return;
     }
-    let lo = &g[a0..a1];
-    let hi = &g[s + 1 - a1..s + 1 - a0];
     if set.len() == 1 {
-        set[0] |= lo
-            .iter()
-            .zip(hi.iter().rev())
-            .fold(0u64, |m, (a, b)| m | 1u64 << ((a.get() ^ b.get()) & 63));
+        set[0] |= fold_word(g, &Reversed::default(), false, s, a0, a1);
         return;
     }
+    let lo = &g[a0..a1];
+    let hi = &g[s + 1 - a1..s + 1 - a0];
     let words = set.len();
     let mut two = vec![0u64; 2 * words];
     let (s0, s1) = two.split_at_mut(words);
@@ -68,6 +65,38 @@ pub(crate) fn fold_pairs<T: Val>(g: &[T], s: usize, a0: usize, a1: usize, set: &
     for (w, (x, y)) in set.iter_mut().zip(s0.iter().zip(s1.iter())) {
         *w |= x | y;
     }
+}
+
+/// The values `G(a) ^ G(s - a)` for `a` in `a0..a1` as a one-word set (every value below 64;
+/// every index below `g.len()`). With `simd` (AVX2 detected), 16-bit storage and `a1 <=
+/// rev.len()`, sixteen pairs at a time (variable shifts); otherwise one by one.
+///
+/// The sequential part's window (see `SparseOptions::window`) calls it once per heap.
+#[inline]
+pub(crate) fn fold_word<T: Val>(
+    g: &[T],
+    rev: &Reversed,
+    simd: bool,
+    s: usize,
+    a0: usize,
+    a1: usize,
+) -> u64 {
+    if a0 >= a1 {
+        return 0;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if simd && a1 <= rev.len() {
+        if let Some(g16) = as_u16(g) {
+            // SAFETY: `simd` is only true where AVX2 was detected.
+            return unsafe { avx2::fold_word(&rev.rev, g16, s, a0, a1) };
+        }
+    }
+    let _ = (rev, simd);
+    let lo = &g[a0..a1];
+    let hi = &g[s + 1 - a1..s + 1 - a0];
+    lo.iter()
+        .zip(hi.iter().rev())
+        .fold(0u64, |m, (a, b)| m | 1u64 << ((a.get() ^ b.get()) & 63))
 }
 
 /// For each heap `k` of a run (`flags` holds `stride` bytes per heap, `len` heaps), flags value
@@ -606,6 +635,58 @@ mod avx2 {
         25, 26, 27, 28, 29, 30, 31,
     ];
 
+    /// See [`super::fold_word`]: the pairs `rev[l - e + k]` (= `G(e - 1 - k)`) and
+    /// `g[s + 1 - e + k]`, both ascending, sixteen at a time. Each XOR (below 64) is widened to
+    /// 32 bits and shifted into two words of bits: `1 << x` for the low half, `1 << (x - 32)`
+    /// for the high one (`vpsllvd` gives 0 for a count of 32 or more, and for a negative one,
+    /// which wraps).
+    #[target_feature(enable = "avx2,popcnt")]
+    pub unsafe fn fold_word(rev: &[u16], g: &[u16], s: usize, b: usize, e: usize) -> u64 {
+        let l = rev.len();
+        assert!(b < e && e <= l && e <= s + 1 && s + 1 - b <= g.len());
+        let lp = rev.as_ptr().add(l - e);
+        let hp = g.as_ptr().add(s + 1 - e);
+        let n = e - b;
+        let one = _mm256_set1_epi32(1);
+        let k32 = _mm256_set1_epi32(32);
+        let (mut lo, mut hi) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+        let mut k = 0;
+        while k + 16 <= n {
+            let x = _mm256_xor_si256(
+                _mm256_loadu_si256(lp.add(k) as *const __m256i),
+                _mm256_loadu_si256(hp.add(k) as *const __m256i),
+            );
+            let mut x0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(x));
+            let mut x1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(x));
+            // Hides the counts' range from the compiler, which would otherwise rewrite the
+            // shifts as generic ones and clamp their counts again (three more instructions
+            // each), unaware that `vpsllvd` already gives 0 for them.
+            std::arch::asm!("/* {0} {1} */", inout(ymm_reg) x0, inout(ymm_reg) x1,
+                options(pure, nomem, nostack, preserves_flags));
+            lo = _mm256_or_si256(
+                lo,
+                _mm256_or_si256(_mm256_sllv_epi32(one, x0), _mm256_sllv_epi32(one, x1)),
+            );
+            hi = _mm256_or_si256(
+                hi,
+                _mm256_or_si256(
+                    _mm256_sllv_epi32(one, _mm256_sub_epi32(x0, k32)),
+                    _mm256_sllv_epi32(one, _mm256_sub_epi32(x1, k32)),
+                ),
+            );
+            k += 16;
+        }
+        // Lane i of `lo` and of `hi` make the 64-bit word lo_i | hi_i << 32.
+        let w = _mm256_or_si256(_mm256_unpacklo_epi32(lo, hi), _mm256_unpackhi_epi32(lo, hi));
+        let w = _mm_or_si128(_mm256_castsi256_si128(w), _mm256_extracti128_si256::<1>(w));
+        let mut m = (_mm_cvtsi128_si64(w) | _mm_extract_epi64::<1>(w)) as u64;
+        while k < n {
+            m |= 1u64 << ((*lp.add(k) ^ *hp.add(k)) & 63);
+            k += 1;
+        }
+        m
+    }
+
     /// Wanted values (below 128) up to which [`run_few`] compares them one by one.
     const FEW: u32 = 16;
 
@@ -979,6 +1060,31 @@ mod tests {
             fold_flags(&g32, &rev, 300, a0, a1, &mut b);
             assert_eq!(a, b, "pairs {a0}..{a1}");
             assert_eq!(a.contains(&1), a0 < a1);
+        }
+    }
+
+    #[test]
+    fn one_word_folds_match_the_definition() {
+        // Every length around the sixteen pairs of a vector step, with and without AVX2.
+        let g: Vec<u16> = (0..700u32)
+            .map(|i| ((i * 41 + i / 3) % 64) as u16)
+            .collect();
+        let g32: Vec<u32> = g.iter().map(|&v| u32::from(v)).collect();
+        let mut rev = Reversed::default();
+        rev.rebuild(&g, 200);
+        for s in [130, 399, 650] {
+            for a0 in [1, 2, 17] {
+                for a1 in a0..(a0 + 70).min(s / 2 + 1) {
+                    let mut want = 0u64;
+                    for a in a0..a1 {
+                        want |= 1 << (g[a] ^ g[s - a]);
+                    }
+                    for simd in [false, simd_available()] {
+                        assert_eq!(fold_word(&g, &rev, simd, s, a0, a1), want, "{s} {a0}..{a1}");
+                    }
+                    assert_eq!(fold_word(&g32, &rev, true, s, a0, a1), want);
+                }
+            }
         }
     }
 

@@ -8,7 +8,8 @@ use super::{
     SPREAD, SPREAD_BLOCK,
 };
 use crate::engine::blocks::{
-    flags_to_set, fold_flags, fold_pairs, mex, scatter_flags, search, set_bit, Blocks, Runs, Want,
+    flags_to_set, fold_flags, fold_pairs, fold_word, mex, scatter_flags, search, set_bit, Blocks,
+    Runs, Want,
 };
 use crate::engine::sparse_mask::SparseMask;
 use crate::engine::Val;
@@ -25,6 +26,10 @@ pub(super) struct Ctx<'a> {
     /// The splits whose other part lies in the heap's own sub-block (see
     /// `TakeAndBreakSparse::near_pairs`).
     pub(super) near: &'a [(usize, u32)],
+    /// The window (see `SparseOptions::window`; 0: none): the sequential part records every
+    /// split of a first-digit sum whose smaller part is at most `win`, so the rare parts up to
+    /// `win` are enumerated nowhere else, and the searches start after it.
+    pub(super) win: usize,
 }
 
 impl Ctx<'_> {
@@ -92,7 +97,7 @@ impl Ctx<'_> {
         let mut runs = Runs::new();
         for sd in &eng.sum_digit {
             let j = sd.j;
-            let rmin = (i0 + 1).saturating_sub(j).max(1);
+            let rmin = (i0 + 1).saturating_sub(j).max(1).max(self.win + 1);
             let from = eng.rare.partition_point(|&r| r < rmin);
             for &r in &eng.rare[from..] {
                 let lo = i0.max((r + j + 1).saturating_sub(n0));
@@ -150,8 +155,9 @@ impl Ctx<'_> {
     }
 
     /// The rows of `sums` for the heaps `n0 - rows .. n0` (`before` holds `rows` of them): the
-    /// rare-part splits of each one's first-digit sum, all below `n0`. Later heaps of the block
-    /// read them through their shifts (see `TakeAndBreakSparse::shifts`). Returns the pairs.
+    /// rare-part splits of each one's first-digit sum, all below `n0`, and its window. Later
+    /// heaps of the block read them through their shifts (see `TakeAndBreakSparse::shifts`).
+    /// Returns the rare pairs.
     pub(super) fn sums_before<T: Val>(&self, g: &[T], before: &mut [u64]) -> u64 {
         let (eng, n0) = (self.eng, self.n0);
         let rows = before.len() / self.words;
@@ -164,7 +170,11 @@ impl Ctx<'_> {
             let Some(s) = n.checked_sub(sd.j) else {
                 continue;
             };
-            for &r in eng.rare.iter().take_while(|&&r| r < s) {
+            if self.win > 0 {
+                row[0] |= fold_word(g, &eng.rev, eng.simd, s, 1, sd.amax(s).min(self.win) + 1);
+            }
+            let from = eng.rare.partition_point(|&r| r <= self.win);
+            for &r in eng.rare[from..].iter().take_while(|&&r| r < s) {
                 if r >= 1 && 2 * r != s {
                     set_bit(row, g[r].get() ^ g[s - r].get());
                     pairs += 1;
@@ -243,7 +253,10 @@ impl Ctx<'_> {
             // i in r + j + s0 .. r + j + s1, which meets k0 .. k1 from the first r with
             // r + j + s1 > k0 (found by bisection: stepping over the rare heaps before it cost
             // as much as a tenth of 0.354's time).
-            let first = eng.rare.partition_point(|&r| r + j + s1 <= k0);
+            // (Rare parts up to the window are in the window.)
+            let first = eng
+                .rare
+                .partition_point(|&r| r + j + s1 <= k0 || r <= self.win);
             for &r in eng.rare[first..].iter().take_while(|&&r| r + j + s0 < k1) {
                 let (lo, hi) = (k0.max(r + j + s0), k1.min(r + j + s1));
                 if r == 0 || lo >= hi {
@@ -350,6 +363,19 @@ impl Ctx<'_> {
             }
         }
         stats.rare_pairs += pairs;
+        // Every split of the first digit's sum whose smaller part is within the window.
+        if let Some(s) = eng
+            .sum_digit
+            .first()
+            .filter(|_| self.win > 0)
+            .and_then(|sd| {
+                n.checked_sub(sd.j)
+                    .map(|s| (s, sd.amax(s).min(self.win) + 1))
+            })
+        {
+            acc |= fold_word(g, &eng.rev, eng.simd, s.0, 1, s.1);
+            stats.window_pairs += (s.1 - 1) as u64;
+        }
         // This heap's row is complete; its set joins it with the rows of the other digits' sums.
         if eng.shifts.is_empty() {
             if k0 > 0 || (pairs > 0 && !small) {
@@ -396,6 +422,88 @@ impl Ctx<'_> {
         (c, pending.want.left != 0)
     }
 
+    /// Heaps `n0 .. n0 + b` of a block whose window covers every rare heap (see
+    /// `SparseOptions::window`), pushed onto `g` one by one on this thread: no flags, no parts.
+    /// A heap's set is its window's row (kept in `rows`, after the `max_shift` rows before the
+    /// block) joined with the rows of its other digits' sums, its single heaps and the equal
+    /// split; the rare values below the candidate that the windows lack are searched for at
+    /// once, beyond the windows. Stops after a heap that is rare (the next block enumerates its
+    /// splits) or whose value needs more than six bits. Returns the heaps written.
+    pub(super) fn window_block<T: Val>(
+        &self,
+        g: &mut Vec<T>,
+        b: usize,
+        rows: &mut [u64],
+        pending: &mut Pending,
+        stats: &mut SparseStats,
+    ) -> usize {
+        let (eng, n0, win) = (self.eng, self.n0, self.win);
+        let (sd, dmax) = (eng.sum_digit[0], eng.max_shift());
+        let space = eng.space.expect("a window needs a mask");
+        debug_assert!(win > 0 && self.words == 1 && rows.len() >= dmax + b);
+        // The equal split a + a (value 0) is left out of the rows: by the parity of the heap
+        // once every digit allowing it has a sum of 2 or more.
+        let equal_from = eng.equal_js.last().map_or(usize::MAX, |&j| j + 2);
+        let mut pairs = 0;
+        for i in 0..b {
+            let n = n0 + i;
+            let mut set = u64::from(eng.zeros.get(n) == Some(&true));
+            for &j in &eng.singles {
+                if j < n {
+                    set |= 1u64 << (g[n - j].get() & 63);
+                }
+            }
+            let row = n.checked_sub(sd.j).map_or(0, |s| {
+                let a1 = sd.amax(s).min(win) + 1;
+                pairs += a1 - 1;
+                fold_word(&g[..n], &eng.rev, eng.simd, s, 1, a1)
+            });
+            rows[dmax + i] = row;
+            set |= row;
+            for &d in &eng.shifts {
+                set |= rows[dmax + i - d];
+            }
+            if n >= equal_from {
+                set |= u64::from(eng.equal_by_parity[n % 2]);
+            } else {
+                for &j in &eng.equal_js {
+                    if n >= j + 2 && (n - j) % 2 == 0 {
+                        set |= 1;
+                    }
+                }
+            }
+            let class = eng.common_class(n);
+            let common = !set & self.classes.word(0, class);
+            let c = if common == 0 {
+                64
+            } else {
+                common.trailing_zeros()
+            };
+            // Rare values below the candidate that no window has.
+            let below = if c == 64 { u64::MAX } else { (1u64 << c) - 1 };
+            let mut v = c;
+            if !set & self.classes.word(0, class ^ 1) & below != 0 {
+                pending
+                    .want
+                    .fill(&[set], |w| self.classes.word(w, class ^ 1), c, c);
+                pending.i = i;
+                v = self.confirm(&g[..n], pending).unwrap_or(c);
+                stats.searches += 1;
+                stats.search_pairs += std::mem::take(&mut pending.want.examined);
+                stats.search_found += std::mem::take(&mut pending.want.found);
+            }
+            g.push(T::new(v));
+            if v >= 64 || self.is_rare(space, n, v) {
+                stats.sparse_heaps += i as u64 + 1;
+                stats.window_pairs += pairs as u64;
+                return i + 1;
+            }
+        }
+        stats.sparse_heaps += b as u64;
+        stats.window_pairs += pairs as u64;
+        b
+    }
+
     /// Looks for a pending heap's wanted values among all its splits (`g` holds at least
     /// `G(0 .. n0 + i)`). None when all are found (the provisional value stands); otherwise the
     /// heap's value, the smallest value missing.
@@ -428,7 +536,8 @@ impl Ctx<'_> {
         for sd in &eng.splits {
             if n >= sd.j + 2 {
                 let s = n - sd.j;
-                let first = Blocks::range(s, 1, (sd.amax(s) + 1).min(1 + FIRST_PAIRS));
+                let (a0, end) = ((1 + self.win).min(sd.amax(s) + 1), sd.amax(s) + 1);
+                let first = Blocks::range(s, a0, end.min(a0 + FIRST_PAIRS));
                 if search(g, rev, simd, bits, first, want, set) {
                     return true;
                 }
@@ -440,7 +549,7 @@ impl Ctx<'_> {
                 continue;
             }
             let s = n - sd.j;
-            let (a0, end) = (1 + FIRST_PAIRS, sd.amax(s) + 1);
+            let (a0, end) = (1 + self.win + FIRST_PAIRS, sd.amax(s) + 1);
             *bl = Blocks::spread(s, a0.min(end), end.min(a0 + SPREAD), SPREAD_BLOCK);
             rounds = rounds.max(bl.count().div_ceil(ROUND_BLOCKS));
         }

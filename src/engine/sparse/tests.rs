@@ -25,6 +25,7 @@ fn eager() -> SparseOptions {
         producer_share: 0,
         ahead: 16,
         ahead_auto: false,
+        window: 12,
     }
 }
 
@@ -50,7 +51,12 @@ fn variants() -> Vec<SparseOptions> {
         },
         SparseOptions {
             ahead: 0,
+            window: 0,
             ..eager()
+        },
+        SparseOptions {
+            window: 1,
+            ..SparseOptions::default()
         },
         SparseOptions {
             ahead: 1,
@@ -157,13 +163,40 @@ fn identical_for_any_thread_count() {
     }
 }
 
+/// A window that covers every rare heap (0.1777's 16, the last at 123) leaves the block to one
+/// loop: no rare pair enumerated, hardly any search. A smaller one, the rare heaps beyond it
+/// enumerated as before; 0.16 and 0.127 find rare heaps beyond the window as they go (each ends
+/// a window block), and 0.127's values soon need more than six bits (no window then).
+#[test]
+fn windows_change_no_value() {
+    for code in ["0.1777", "0.16", "0.127"] {
+        let want = exact(code, 20_000);
+        for (window, k) in [(128, 1), (128, 2), (40, 1), (40, 3), (0, 2)] {
+            let opts = SparseOptions {
+                window,
+                ..SparseOptions::default()
+            };
+            let got = pool(k).install(|| sparse_with(code, 20_000, opts));
+            assert_eq!(got.values().to_vec(), want, "{code} window {window}");
+            let st = got.step().stats();
+            assert_eq!(st.window_pairs > 0, window > 0, "{code} window {window}");
+            if code == "0.1777" && window == 128 {
+                assert_eq!(st.rare_pairs, 0);
+                assert!(st.searches * 100 < st.sparse_heaps, "{st:?}");
+            }
+        }
+    }
+}
+
 /// With more than one thread, part 1 of a block overlaps its sequential part (which starts on a
 /// sub-block once the tasks covering it are done, and takes unclaimed tasks while it waits):
 /// the values of one thread, which does part 1 first.
 #[test]
 fn overlapping_first_part_changes_no_value() {
+    // No window: 0.1777's blocks would all be window blocks, done by one thread.
     let off = SparseOptions {
         ahead: 0,
+        window: 0,
         ..SparseOptions::default()
     };
     for (code, n) in [("4!.0", 30_000), ("0.1777", 30_000)] {
@@ -186,8 +219,10 @@ fn overlapping_first_part_changes_no_value() {
 /// that flags none ahead.
 #[test]
 fn flagging_ahead_changes_no_value() {
+    // No window: 0.1777's rare heaps all lie within the default one, leaving nothing to flag.
     let off = SparseOptions {
         ahead: 0,
+        window: 0,
         ..SparseOptions::default()
     };
     for code in ["4!.0", "0.354", "0.1777"] {
@@ -197,7 +232,7 @@ fn flagging_ahead_changes_no_value() {
                 ahead: lag,
                 ahead_auto: false,
                 sub_block: 16,
-                ..SparseOptions::default()
+                ..off
             };
             let got = pool(k).install(|| sparse_with(code, 40_000, opts));
             assert_eq!(
