@@ -6,6 +6,13 @@
 //! (`G(n + p) = G(n) + s`) exactly when `D` is periodic from `n0` with period `p`; plain
 //! periodicity is saltus 0.
 //!
+//! Long sequences take a faster road to the same answer ([`scan`]): a tail worth reporting
+//! repeats its last `min(p, REPEAT)` differences at its least period `p`, so only the lags at which
+//! the last [`REPEAT`] differences recur (found with a rolling hash, in parallel, then checked), and
+//! the lags below [`REPEAT`], can be such periods; each one's tail is then extended by direct
+//! comparison. No scratch per value; the failure-function pass stays as the fallback (when those
+//! lags would cost more to extend than it does) and as the oracle of the tests.
+//!
 //! Proofs come from a [`Theorem`] that the rule supplies: for a finite code whose moves leave at
 //! most `k` heaps and whose last non-zero digit is `d_t`, the Guy–Smith argument (Winning Ways ch. 4)
 //! generalised to `k` heaps: if `G(n + p) = G(n)` for `n0 <= n < max(k*n0 + (k-1)*p + t, t + 1)`
@@ -143,8 +150,16 @@ fn failure<X: Copy + Eq>(m: usize, x: impl Fn(usize) -> X) -> Vec<u32> {
     pi
 }
 
+/// A tail is worth reporting (observed, proven or a candidate) only once it repeats at least
+/// `min(p, REPEAT)` values of its least period `p` (or `p - 1` of them, for `p <= REPEAT`).
+pub const REPEAT: usize = 1024;
+
+/// Sequences shorter than this are scanned by the failure function alone.
+const FAST_MIN: usize = 1 << 16;
+
 /// [`detect`] over stored values, with the candidate a search may aim for next. Linear time;
-/// 4 bytes of scratch per value (the differences are read from `g`, not stored).
+/// no scratch per value on long sequences (the failure-function fallback takes 4 bytes per
+/// value).
 ///
 /// ```
 /// use grundy::periodicity::{scan, Theorem};
@@ -156,7 +171,198 @@ fn failure<X: Copy + Eq>(m: usize, x: impl Fn(usize) -> X) -> Vec<u32> {
 /// let (p, need) = d.candidate.unwrap();
 /// assert_eq!((p.preperiod, p.period, need), (10, 1500, 2 * 10 + 1500 + 3 + 1500));
 /// ```
-pub fn scan<T: Copy + Into<u32>>(g: &[T], theorem: &Theorem) -> Detection {
+pub fn scan<T: Copy + Into<u32> + Sync>(g: &[T], theorem: &Theorem) -> Detection {
+    if g.len() >= FAST_MIN && skippable(theorem) {
+        if let Some(tails) = tails(g) {
+            let mut out = Detection::default();
+            for (len, p) in tails {
+                judge(g, theorem, len, p, &mut out);
+            }
+            return out;
+        }
+    }
+    scan_by_failure(g, theorem)
+}
+
+/// Whether tails that repeat too little of their period may be skipped (see [`REPEAT`]): not when
+/// moves leave no heap, whose theorem proves a period from its first repeat.
+fn skippable(theorem: &Theorem) -> bool {
+    !matches!(theorem, Theorem::Finite { k: 0, .. })
+}
+
+/// Records the tail of the last `len` differences with least period `p` in `out` if it counts:
+/// `found` when proven or observed, `candidate` when the theorem could prove it. Called in
+/// increasing `len`, so the longest such tail is kept.
+fn judge<T: Copy + Into<u32>>(
+    g: &[T],
+    theorem: &Theorem,
+    len: usize,
+    p: usize,
+    out: &mut Detection,
+) {
+    let n = g.len();
+    let m = n - 1;
+    let get = |i: usize| -> i64 { g[i].into() as i64 };
+    let n0 = (m - len) as u64;
+    let s = get(n0 as usize + p) - get(n0 as usize);
+    let needed = theorem.needed(n0, p as u64, s);
+    let proven = needed.is_some_and(|need| need <= n as u64);
+    let observed = len >= 3 * p && 2 * len >= n;
+    let period = Period {
+        preperiod: n0,
+        period: p as u64,
+        saltus: s,
+        proven,
+    };
+    if proven || observed {
+        out.found = Some(period);
+    }
+    if let Some(need) = needed {
+        if len >= p + p.min(REPEAT) {
+            out.candidate = Some((period, need));
+        }
+    }
+}
+
+/// The difference `D(i) = G(i + 1) - G(i)`, wrapped to 32 bits (equal exactly when the true
+/// differences are, values being below 2^32).
+#[inline(always)]
+fn diff<T: Copy + Into<u32>>(g: &[T], i: usize) -> u32 {
+    g[i + 1].into().wrapping_sub(g[i].into())
+}
+
+/// Every tail worth reporting, as `(len, p)`: the last `len` differences, of least period `p`,
+/// and no longer tail with that least period; increasing in `len`. None when extending the
+/// candidate lags would cost more than the failure-function pass (many long overlapping
+/// repeats), which the caller then runs.
+///
+/// With `x(j) = D(m - 1 - j)` (the differences read backwards), a lag `p` is a period of the tail
+/// of length `p + L(p)`, `L(p)` being the length of the common prefix of `x` and `x(p..)`. The
+/// least period of an interesting tail (see [`REPEAT`]) is the least lag `p` with `p + L(p)` at
+/// least its length among the lags with `L(p) >= min(p - 1, REPEAT)`: the lags up to `REPEAT`
+/// that pass, and those at which the last `REPEAT` differences recur.
+fn tails<T: Copy + Into<u32> + Sync>(g: &[T]) -> Option<Vec<(usize, usize)>> {
+    let m = g.len() - 1;
+    let x = |j: usize| diff(g, m - 1 - j);
+    // Comparisons left before the fallback is cheaper (it costs about as much as ten per value).
+    let mut budget = 8 * m as i64;
+    let mut lags: Vec<(usize, usize)> = Vec::new();
+    // The lag whose tail reaches furthest so far, with that reach: a multiple of it below its
+    // reach shares its tail (L(k q) >= e - k q), so the multiple's extension starts there (a
+    // period of 12 makes every multiple of 12 a lag, at the cost of one comparison each).
+    let mut anchor = (usize::MAX, 0usize);
+    let mut extend = |p: usize, need: usize, lags: &mut Vec<(usize, usize)>| -> Option<()> {
+        let (q, e) = anchor;
+        let known = if p % q == 0 && e > p { e - p } else { 0 };
+        let mut l = known;
+        while p + l < m && x(l) == x(p + l) {
+            l += 1;
+        }
+        budget -= (l - known) as i64 + 1;
+        if budget < 0 {
+            return None;
+        }
+        if l >= need {
+            lags.push((p, p + l));
+            if p + l > anchor.1 {
+                anchor = (p, p + l);
+            }
+        }
+        Some(())
+    };
+    for p in 1..=REPEAT.min(m - 1) {
+        extend(p, p - 1, &mut lags)?;
+    }
+    // Lags beyond REPEAT at which the last REPEAT differences recur. If the least lag `q` whose
+    // tail repeats REPEAT differences reaches `e`, those below `e - REPEAT` are multiples of `q`
+    // with that same tail (a lag `p` with `r = p mod q != 0` would make `r` a period of the
+    // first `e` differences, and a smaller such lag), so they are not looked for.
+    let covered = lags
+        .iter()
+        .find(|&&(p, e)| e >= p + REPEAT)
+        .map_or(0, |&(_, e)| e - REPEAT);
+    if m >= 2 * REPEAT + 2 {
+        for p in recurrences(g, covered) {
+            extend(p, REPEAT, &mut lags)?;
+        }
+    }
+    lags.sort_unstable();
+    let mut out = Vec::new();
+    let mut reach = 0;
+    for (p, e) in lags {
+        if e > reach {
+            out.push((e, p));
+            reach = e;
+        }
+    }
+    Some(out)
+}
+
+/// The lags `p > max(REPEAT, covered)` at which the last `REPEAT` differences recur
+/// (`D(m - REPEAT - p + k) = D(m - REPEAT + k)` for `k < REPEAT`), ascending: a polynomial
+/// rolling hash over every window of `REPEAT` differences (four interleaved runs per task, and
+/// tasks in parallel), each match then checked.
+fn recurrences<T: Copy + Into<u32> + Sync>(g: &[T], covered: usize) -> Vec<usize> {
+    use rayon::prelude::*;
+    const B: u64 = 0x9E37_79B9_7F4A_7C15;
+    const TASK: usize = 1 << 20;
+    let m = g.len() - 1;
+    let w = REPEAT;
+    let last = m - w; // start of the last window
+                      // Windows starting at 0..starts (lag p = last - i > max(REPEAT, covered)).
+    let starts = last.saturating_sub(REPEAT.max(covered));
+    let top = B.wrapping_pow(w as u32 - 1);
+    let hash = |i: usize| {
+        (i..i + w).fold(0u64, |h, k| {
+            h.wrapping_mul(B).wrapping_add(diff(g, k) as u64)
+        })
+    };
+    let target = hash(last);
+    let same = |i: usize| (0..w).all(|k| diff(g, i + k) == diff(g, last + k));
+    let tasks = starts.div_ceil(TASK);
+    let mut found: Vec<usize> = (0..tasks)
+        .into_par_iter()
+        .flat_map_iter(|t| {
+            let (a, b) = (t * TASK, ((t + 1) * TASK).min(starts));
+            // Four runs of the task side by side: four independent multiply chains.
+            let q = (b - a).div_ceil(4);
+            let run = |r: usize| (a + r * q).min(b);
+            let mut at = [run(0), run(1), run(2), run(3)];
+            let end = [run(1), run(2), run(3), b];
+            let mut h = at.map(|i| if i < b { hash(i) } else { 0 });
+            let mut hits = Vec::new();
+            loop {
+                let mut any = false;
+                for r in 0..4 {
+                    let i = at[r];
+                    if i < end[r] {
+                        any = true;
+                        if h[r] == target && same(i) {
+                            hits.push(last - i);
+                        }
+                        if i + 1 < end[r] {
+                            h[r] = h[r]
+                                .wrapping_sub((diff(g, i) as u64).wrapping_mul(top))
+                                .wrapping_mul(B)
+                                .wrapping_add(diff(g, i + w) as u64);
+                        }
+                        at[r] = i + 1;
+                    }
+                }
+                if !any {
+                    break;
+                }
+            }
+            hits
+        })
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+/// [`scan`] by the failure function: every tail's least period, one pass (4 bytes of scratch
+/// per value; the differences are read from `g`, not stored).
+fn scan_by_failure<T: Copy + Into<u32>>(g: &[T], theorem: &Theorem) -> Detection {
     let n = g.len();
     if n < 2 {
         return Detection::default();
@@ -166,36 +372,17 @@ pub fn scan<T: Copy + Into<u32>>(g: &[T], theorem: &Theorem) -> Detection {
     let pi = failure(m, |i: usize| -> i64 {
         g[m - i].into() as i64 - g[m - 1 - i].into() as i64
     });
-    let get = |i: usize| -> i64 { g[i].into() as i64 };
     let mut out = Detection::default();
     // A tail shorter than twice its least period (less one) is neither observed nor a
     // candidate, nor provable when moves leave a heap (the proof needs n0 + 2p + t values):
     // most tails of a sequence that is not periodic, skipped before any other work.
-    let skippable = !matches!(theorem, Theorem::Finite { k: 0, .. });
+    let skippable = skippable(theorem);
     for len in 1..=m {
         let p = len - pi[len - 1] as usize;
-        if skippable && 2 * p > len + 1 && p + p.min(1024) > len {
+        if skippable && 2 * p > len + 1 && p + p.min(REPEAT) > len {
             continue;
         }
-        let n0 = (m - len) as u64;
-        let s = get(n0 as usize + p) - get(n0 as usize);
-        let needed = theorem.needed(n0, p as u64, s);
-        let proven = needed.is_some_and(|need| need <= n as u64);
-        let observed = len >= 3 * p && 2 * len >= n;
-        let period = Period {
-            preperiod: n0,
-            period: p as u64,
-            saltus: s,
-            proven,
-        };
-        if proven || observed {
-            out.found = Some(period);
-        }
-        if let Some(need) = needed {
-            if len >= p + p.min(1024) {
-                out.candidate = Some((period, need));
-            }
-        }
+        judge(g, theorem, len, p, &mut out);
     }
     out
 }
@@ -309,6 +496,82 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The fast scan of long sequences against the failure-function pass: tails of many
+    /// periods (around `REPEAT`, tiny ones whose multiples all recur, long ones seen partly),
+    /// plain and arithmetic, cut at lengths around the thresholds, over junk from small
+    /// alphabets (where short repeats are everywhere), and sequences with no period at all.
+    #[test]
+    fn fast_scan_matches_failure_function() {
+        let mut x = 2024u64;
+        let mut rnd = move |k: u64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) % k
+        };
+        let theorems = [
+            Theorem::Finite { k: 2, t: 4 },
+            Theorem::Finite { k: 1, t: 3 },
+            Theorem::Unproven("test".into()),
+        ];
+        let mut cases = 0;
+        for period in [
+            1usize, 2, 12, 1000, 1023, 1024, 1025, 1026, 2049, 5000, 30_000,
+        ] {
+            for alphabet in [2u64, 3, 50] {
+                for saltus in [0u32, 1] {
+                    let pre = rnd(40_000) as usize;
+                    let cycle: Vec<u32> = (0..period).map(|_| rnd(alphabet) as u32).collect();
+                    let mut g: Vec<u32> = (0..pre).map(|_| rnd(alphabet) as u32 + 100).collect();
+                    for i in 0..FAST_MIN + 70_000 {
+                        g.push(cycle[i % period] + saltus * (i / period) as u32);
+                    }
+                    for len in [
+                        FAST_MIN,
+                        pre + period + REPEAT - 1,
+                        pre + period + REPEAT,
+                        pre + period + REPEAT + 1,
+                        pre + 2 * period - 1,
+                        pre + 2 * period,
+                        pre + 3 * period + 5,
+                        g.len(),
+                    ] {
+                        if len < FAST_MIN || len > g.len() {
+                            continue;
+                        }
+                        for th in &theorems {
+                            let v = &g[..len];
+                            // The fast road itself, not its fallback.
+                            assert!(tails(v).is_some(), "fell back: period {period}, {len}");
+                            assert_eq!(
+                                scan(v, th),
+                                scan_by_failure(v, th),
+                                "period {period}, alphabet {alphabet}, saltus {saltus}, \
+                                 preperiod {pre}, {len} values, {th:?}"
+                            );
+                            cases += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // No period; a period broken once in the middle of the tail; constant; Nim.
+        let junk: Vec<u16> = (0..FAST_MIN + 5000).map(|_| rnd(3) as u16).collect();
+        let mut broken: Vec<u16> = (0..FAST_MIN + 9000).map(|i| (i % 1500) as u16).collect();
+        broken[40_000] = 7777;
+        let flat = vec![5u16; FAST_MIN + 10];
+        let nim: Vec<u16> = (0..FAST_MIN as u32 + 10).map(|i| i as u16).collect();
+        // (The broken one takes the fallback: every lag beyond the break reaches the end.)
+        for v in [&junk, &broken, &flat, &nim] {
+            assert_eq!(tails(&v[..]).is_some(), v != &broken);
+            for th in &theorems {
+                assert_eq!(scan(&v[..], th), scan_by_failure(&v[..], th), "{th:?}");
+                cases += 1;
+            }
+        }
+        assert!(cases > 300, "{cases}");
     }
 
     #[test]

@@ -314,7 +314,8 @@ pub struct Sequence<S> {
 /// fourfold size (the scans then cost a third of the last one more, in time, than one scan).
 pub const FIRST_SCAN: u64 = 1 << 16;
 
-/// Scratch bytes per value of a period scan ([`periodicity::scan`]).
+/// Scratch bytes per value of a period scan ([`periodicity::scan`]) at most: long sequences
+/// take none, but its fallback, the failure function, takes 4.
 const SCAN_BYTES: u64 = 4;
 
 /// Reports progress towards `total` rather than the stage being computed.
