@@ -82,16 +82,25 @@ pub(crate) struct Histogram {
 impl Histogram {
     #[inline]
     pub fn add(&mut self, n: usize, v: u32) {
-        if v >> HIST_BITS != 0 {
-            return;
+        self.add_all(n, std::iter::once(v));
+    }
+
+    /// [`Histogram::add`] for the values of heaps `n0, n0 + 1, ...`, counted in a register.
+    pub fn add_all(&mut self, n0: usize, values: impl Iterator<Item = u32>) {
+        let mut total = 0;
+        for (k, v) in values.enumerate() {
+            if v >> HIST_BITS != 0 {
+                continue;
+            }
+            let h = &mut self.h[(n0 + k) & 1];
+            let v = v as usize;
+            if v >= h.len() {
+                h.resize((v + 1).next_power_of_two(), 0);
+            }
+            h[v] += 1;
+            total += 1;
         }
-        let h = &mut self.h[n & 1];
-        let v = v as usize;
-        if v >= h.len() {
-            h.resize((v + 1).next_power_of_two(), 0);
-        }
-        h[v] += 1;
-        self.total += 1;
+        self.total += total;
     }
 
     pub fn clear(&mut self) {

@@ -654,15 +654,21 @@ impl TakeAndBreakSparse {
         self.rev = Reversed::default();
     }
 
-    #[inline]
-    fn commit(&mut self, n: usize, v: u32) {
-        debug_assert_eq!(n, self.done);
-        self.hist.add(n, v);
-        self.max_seen = self.max_seen.max(v);
-        if self.space.is_some_and(|m| m.is_rare(n as u64, v)) {
-            self.rare.push(n);
+    /// Accounts for the values `g[self.done..]` (histogram, largest value, rare heaps), the
+    /// running figures kept in registers (a call per value cost 3.7 ns of 0.1777's 33).
+    fn commit<T: Val>(&mut self, g: &[T]) {
+        let from = self.done;
+        self.hist.add_all(from, g[from..].iter().map(|v| v.get()));
+        let mut max = self.max_seen;
+        for (n, v) in g.iter().enumerate().skip(from) {
+            let v = v.get();
+            max = max.max(v);
+            if self.space.is_some_and(|m| m.is_rare(n as u64, v)) {
+                self.rare.push(n);
+            }
         }
-        self.done = n + 1;
+        self.max_seen = max;
+        self.done = g.len();
     }
 
     /// Brings the bookkeeping in line with `g` (the values may have been widened, or be new).
@@ -670,9 +676,7 @@ impl TakeAndBreakSparse {
         if self.done > g.len() {
             self.reset();
         }
-        while self.done < g.len() {
-            self.commit(self.done, g[self.done].get());
-        }
+        self.commit(g);
     }
 
     /// Chooses the mask again when it is due, and the mode for the next block.
@@ -1174,9 +1178,7 @@ impl TakeAndBreakSparse {
             }
             None => self.next_block = (2 * self.next_block).min(self.opts.block.max(1)),
         }
-        for (x, v) in g.iter().enumerate().skip(n0) {
-            self.commit(x, v.get());
-        }
+        self.commit(&g[..]);
         let heaps = stats.sparse_heaps + stats.dense_heaps;
         let pairs = stats.rare_pairs + stats.full_pairs + stats.search_pairs;
         self.work_per_heap = pairs / heaps.max(1) + HEAP_COST;
@@ -1227,9 +1229,7 @@ impl TakeAndBreakSparse {
         debug_assert_eq!(g.len(), n0 + done);
         stats.sequential_ns += clock.elapsed().as_nanos() as u64;
         stats.blocks += 1;
-        for (x, v) in g.iter().enumerate().skip(n0) {
-            self.commit(x, v.get());
-        }
+        self.commit(&g[..]);
         let heaps = stats.sparse_heaps.max(1);
         self.work_per_heap = (stats.rare_pairs + stats.search_pairs) / heaps + HEAP_COST;
         self.first_per_heap = stats.rare_pairs / heaps + HEAP_COST;
