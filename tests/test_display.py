@@ -80,7 +80,7 @@ def test_periodicity_html():
     cells = _cells(html.split(">one period<")[1])  # heap sizes, then values
     k = min(p.period, grundy._display.HTML_VALUES)  # 34: cut at 30, with an ellipsis
     assert cells[:k] == list(range(p.preperiod, p.preperiod + k))
-    assert cells[k : 2 * k] == list(p.base[:k]) and "&hellip;" in html
+    assert cells[k : 2 * k] == p.base[:k].tolist() and "&hellip;" in html
     none = gr.grundys_game().periodicity(max_n=1024)._repr_html_()
     assert "none found in G(0..1023)" in none
 

@@ -136,6 +136,28 @@ def test_certificate_and_repr():
     assert "71 <= n < 156" in str(p)
 
 
+def test_base_is_one_period_as_a_read_only_array():
+    g = gr.kayles()
+    p = g.periodicity()
+    assert isinstance(p.base, np.ndarray) and p.base.dtype == np.uint8 and not p.base.flags.writeable
+    assert p.base.tolist() == g.values(p.preperiod + p.period)[p.preperiod :].tolist()
+    with pytest.raises(ValueError):
+        p.base[0] = 5
+    # value() gives Python ints, with no overflow of the small dtype: Nim's period is [0], saltus 1.
+    q = gr.nim().periodicity()
+    assert q.base.tolist() == [0] and q.value(10**30) == 10**30 and type(q.value(300)) is int
+    # A sequence given by hand becomes such an array; the caller's own array is not frozen.
+    mine = np.array([1, 2, 3], dtype=np.int64)
+    r = gr.Periodicity(0, 3, 0, False, "by hand", 3, mine)
+    assert r.base.dtype == np.uint8 and mine.flags.writeable and r.value(4) == 2
+    assert gr.Periodicity(0, 2, 0, False, "by hand", 2, (4, 5)).base.tolist() == [4, 5]
+    assert gr.Periodicity(None, None, 0, False, "none", 8).base.size == 0
+    with pytest.raises(ValueError, match="negative"):
+        gr.Periodicity(0, 1, 0, False, "by hand", 1, [-1])
+    with pytest.raises(TypeError, match="base"):
+        gr.Periodicity(0, 1, 0, False, "by hand", 1, [[1]])
+
+
 def test_max_n_is_respected_and_checked():
     p = gr.TakeAndBreak("0.156").periodicity(max_n=1000)
     assert p.checked_to <= 1000 and not p.proven

@@ -190,7 +190,7 @@ def _periodicity_from(d: dict[str, Any], values: np.ndarray) -> Periodicity:
     g = values[:checked].astype(np.int64)
     if not np.array_equal(g[n0 + p :], g[n0 : checked - p] + s):
         raise ValueError(f"G(n + {p}) = G(n) + {s} fails on the stored values")
-    base = tuple(values[n0 : n0 + p].tolist())
+    base = values[n0 : n0 + p].copy()  # a copy: the loaded values can then be freed
     return Periodicity(n0, p, s, proven, cert, checked, base)
 
 

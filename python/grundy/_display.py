@@ -183,7 +183,7 @@ def periodicity_html(p: Periodicity) -> str:
             ("status", "proven" if p.proven else f"observed only (in {_count(p.checked_to)} values)"),
             ("values examined", _count(p.checked_to)),
         ]
-        if p.base:
+        if len(p.base):
             k = min(len(p.base), HTML_VALUES)
             rows.append(("one period", values_row(p.base[:k], start=p.preperiod or 0, more=len(p.base) > k)))
     rows.append(("certificate", escape(p.certificate)))

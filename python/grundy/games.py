@@ -307,7 +307,7 @@ class Game:
             cert = f"no period found in G(0..{n - 1})" + (f"; {why}" if why else "")
             return Periodicity(None, None, 0, False, cert, n)
         n0, p = d["preperiod"], d["period"]
-        base = tuple(self._seq.array(n0, n0 + p).tolist())
+        base = self._seq.array(n0, n0 + p)
         return Periodicity(n0, p, d["saltus"], d["proven"], d["certificate"], d["checked_to"], base)
 
     def _set_periodicity(self, p: Periodicity) -> None:

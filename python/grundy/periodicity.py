@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _display
 
@@ -38,8 +41,11 @@ class Periodicity:
         The theorem applied and the range of heap sizes it was verified over, or what was observed.
     checked_to : int
         How many values were examined.
-    base : tuple of int, optional
-        G(preperiod .. preperiod + period - 1), enough to evaluate any heap size by :meth:`value`.
+    base : numpy.ndarray, optional
+        G(preperiod .. preperiod + period - 1), enough to evaluate any heap size by :meth:`value`:
+        a read-only array of unsigned integers (a sequence of ints is converted). An array, not a
+        tuple of Python ints: the period of 0.1777 has 60,620,715 values, 61 MB here against
+        485 MB as a tuple.
 
     See Also
     --------
@@ -59,8 +65,11 @@ class Periodicity:
     proven: bool
     certificate: str
     checked_to: int
-    #: G(preperiod .. preperiod + period - 1), enough to evaluate any heap size.
-    base: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    #: G(preperiod .. preperiod + period - 1), enough to evaluate any heap size (read-only).
+    base: npt.NDArray[Any] = field(default_factory=lambda: _frozen(()), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "base", _frozen(self.base))
 
     @property
     def found(self) -> bool:
@@ -101,7 +110,7 @@ class Periodicity:
         if self.period is None or self.preperiod is None or h < self.preperiod:
             raise ValueError(f"G({h}) cannot be read off {self!r}")
         q, r = divmod(h - self.preperiod, self.period)
-        return self.base[r] + self.saltus * q
+        return int(self.base[r]) + self.saltus * q
 
     def __repr__(self) -> str:
         if self.period is None:
@@ -116,6 +125,27 @@ class Periodicity:
 
     def _repr_html_(self) -> str:
         return _display.periodicity_html(self)
+
+
+def _frozen(values: Sequence[int] | npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``values`` as a read-only array of unsigned integers (unchanged if it already is one).
+
+    >>> _frozen((3, 1)).flags.writeable
+    False
+    """
+    a = np.asarray(values)
+    if a.size == 0:
+        a = np.zeros(0, dtype=np.uint8)
+    if a.ndim != 1 or a.dtype.kind not in "ui":
+        raise TypeError(f"base must be a one-dimensional sequence of integers, not {a.dtype} of shape {a.shape}")
+    if a.dtype.kind == "i":
+        if a.min() < 0:
+            raise ValueError("base holds a negative value; Grundy values are at least 0")
+        a = a.astype(np.min_scalar_type(int(a.max())))
+    if a.flags.writeable:
+        a = a.copy() if a.base is not None or a is values else a
+        a.flags.writeable = False
+    return a
 
 
 @dataclass(frozen=True)

@@ -503,7 +503,7 @@ class TwoHeapRow:
         if d is None:
             return Periodicity(None, None, 0, False, f"no period observed in G({self.a}, 0..{n - 1})", n)
         n0, p = int(d["preperiod"]), int(d["period"])
-        base = tuple(int(x) for x in v[n0 : n0 + p])
+        base = v[n0 : n0 + p].copy()
         return Periodicity(n0, p, int(d["saltus"]), False, d["certificate"], int(d["checked_to"]), base)
 
     def __repr__(self) -> str:

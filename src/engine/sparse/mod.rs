@@ -49,6 +49,16 @@
 //!    not found: the heap is rare) ends the block there; the heaps after it are computed again
 //!    in the next block, made smaller.
 //!
+//! **Window.** While every value is below 64, part 2 also ORs into each heap's row the values of
+//! every split of its first-digit sum whose smaller part is at most `SparseOptions::window` (a
+//! 64-bit word per heap; AVX2 widens and shifts sixteen pairs per step), and the rare parts in
+//! that window are enumerated nowhere else. Where the rare heaps are few and small (0.1777: 16,
+//! the last at 123) the window holds nearly every value a search would look for, and once it
+//! covers every rare heap a block is a single loop on one thread (`Ctx::window_block`): no
+//! part 1, no flags, no queue, hardly any searches; a heap that turns out rare (or a value of 64
+//! or more) ends the block. A helper thread taking half of each window was tried and was slower
+//! (`benchmarks/README.md`, seventh session).
+//!
 //! With more than one thread, parts 1 and 2 overlap: every thread takes part-1 tasks in order,
 //! and part 2 starts on a sub-block as soon as the tasks covering it are done, taking unclaimed
 //! tasks while it waits, so that no thread waits at the end of part 1.
