@@ -99,6 +99,7 @@ nitpick_ignore = [
             "path-like",
             "array_like",
             "numpy.ndarray",
+            "numpy.dtype",  # in the type of an array attribute: ndarray[tuple[Any, ...], dtype[Any]]
             "pandas.DataFrame",
             "pd.DataFrame",
             "matplotlib.axes.Axes",

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from . import _display
 
@@ -65,8 +63,8 @@ class Periodicity:
     proven: bool
     certificate: str
     checked_to: int
-    #: G(preperiod .. preperiod + period - 1), enough to evaluate any heap size (read-only).
-    base: npt.NDArray[Any] = field(default_factory=lambda: _frozen(()), repr=False, compare=False)
+    # G(preperiod .. preperiod + period - 1), read-only (documented with the parameters above).
+    base: np.ndarray = field(default_factory=lambda: _frozen(()), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "base", _frozen(self.base))
@@ -127,7 +125,7 @@ class Periodicity:
         return _display.periodicity_html(self)
 
 
-def _frozen(values: Sequence[int] | npt.NDArray[Any]) -> npt.NDArray[Any]:
+def _frozen(values: Sequence[int] | np.ndarray) -> np.ndarray:
     """``values`` as a read-only array of unsigned integers (unchanged if it already is one).
 
     >>> _frozen((3, 1)).flags.writeable
