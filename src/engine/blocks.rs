@@ -276,9 +276,22 @@ pub(crate) fn fold_flags<T: Val>(
         let l = rev.len();
         let lo = &rev.rev[l - a1..l - a0];
         if let Some(hi) = as_u16(hi) {
-            // Loads of four pairs before their stores (see `scatter_runs16`).
+            // Loads before stores (see `scatter_runs16`): sixteen pairs (a prefix run) per
+            // batch, then four.
+            let batch = lo.len() / 16 * 16;
+            for k in (0..batch).step_by(16) {
+                let w0 = four(lo, k) ^ four(hi, k);
+                let w1 = four(lo, k + 4) ^ four(hi, k + 4);
+                let w2 = four(lo, k + 8) ^ four(hi, k + 8);
+                let w3 = four(lo, k + 12) ^ four(hi, k + 12);
+                for w in [w0, w1, w2, w3] {
+                    for h in 0..4 {
+                        put(lane(w, h) as u32);
+                    }
+                }
+            }
             let quad = lo.len() / 4 * 4;
-            for k in (0..quad).step_by(4) {
+            for k in (batch..quad).step_by(4) {
                 let w = four(lo, k) ^ four(hi, k);
                 for h in 0..4 {
                     put(lane(w, h) as u32);
@@ -1056,7 +1069,7 @@ mod tests {
         }
         let mut rev = Reversed::default();
         rev.rebuild(&g16, 200);
-        for (a0, a1) in [(1, 2), (1, 5), (3, 11), (2, 99), (7, 7)] {
+        for (a0, a1) in [(1, 2), (1, 5), (3, 11), (5, 21), (1, 35), (2, 99), (7, 7)] {
             let mut a = vec![0u8; stride];
             let mut b = vec![0u8; stride];
             fold_flags(&g16, &rev, 300, a0, a1, &mut a);
