@@ -151,6 +151,10 @@ def test_base_is_one_period_as_a_read_only_array():
     r = gr.Periodicity(0, 3, 0, False, "by hand", 3, mine)
     assert r.base.dtype == np.uint8 and mine.flags.writeable and r.value(4) == 2
     assert gr.Periodicity(0, 2, 0, False, "by hand", 2, (4, 5)).base.tolist() == [4, 5]
+    # A view is copied, so that the larger array it came from is not kept alive.
+    big = np.arange(10, dtype=np.uint16)
+    v = gr.Periodicity(0, 3, 0, False, "by hand", 3, big[2:5]).base
+    assert v.tolist() == [2, 3, 4] and v.base is None and big.flags.writeable
     assert gr.Periodicity(None, None, 0, False, "none", 8).base.size == 0
     with pytest.raises(ValueError, match="negative"):
         gr.Periodicity(0, 1, 0, False, "by hand", 1, [-1])

@@ -190,8 +190,7 @@ def _periodicity_from(d: dict[str, Any], values: np.ndarray) -> Periodicity:
     g = values[:checked].astype(np.int64)
     if not np.array_equal(g[n0 + p :], g[n0 : checked - p] + s):
         raise ValueError(f"G(n + {p}) = G(n) + {s} fails on the stored values")
-    base = values[n0 : n0 + p].copy()  # a copy: the loaded values can then be freed
-    return Periodicity(n0, p, s, proven, cert, checked, base)
+    return Periodicity(n0, p, s, proven, cert, checked, values[n0 : n0 + p])  # copied: a view
 
 
 def _resume(game: Game, path: str) -> int:

@@ -308,6 +308,7 @@ class Game:
             return Periodicity(None, None, 0, False, cert, n)
         n0, p = d["preperiod"], d["period"]
         base = self._seq.array(n0, n0 + p)
+        base.flags.writeable = False  # a fresh array, ours: frozen in place, not copied
         return Periodicity(n0, p, d["saltus"], d["proven"], d["certificate"], d["checked_to"], base)
 
     def _set_periodicity(self, p: Periodicity) -> None:

@@ -140,9 +140,10 @@ def _frozen(values: Sequence[int] | np.ndarray) -> np.ndarray:
         if a.min() < 0:
             raise ValueError("base holds a negative value; Grundy values are at least 0")
         a = a.astype(np.min_scalar_type(int(a.max())))
-    if a.flags.writeable:
-        a = a.copy() if a.base is not None or a is values else a
-        a.flags.writeable = False
+    elif a.flags.writeable and isinstance(values, np.ndarray):
+        # The caller's array, or a view into a larger one: not ours to freeze, nor to keep alive.
+        a = a.copy()
+    a.flags.writeable = False
     return a
 
 

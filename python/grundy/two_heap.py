@@ -503,8 +503,7 @@ class TwoHeapRow:
         if d is None:
             return Periodicity(None, None, 0, False, f"no period observed in G({self.a}, 0..{n - 1})", n)
         n0, p = int(d["preperiod"]), int(d["period"])
-        base = v[n0 : n0 + p].copy()
-        return Periodicity(n0, p, int(d["saltus"]), False, d["certificate"], int(d["checked_to"]), base)
+        return Periodicity(n0, p, int(d["saltus"]), False, d["certificate"], int(d["checked_to"]), v[n0 : n0 + p])
 
     def __repr__(self) -> str:
         return f"{self.game!r}.row({self.a})"
