@@ -179,3 +179,73 @@ def test_python_rule() -> None:
     assert q.order == ref.order
     for h in itertools.product(range(9), repeat=2):
         assert q.outcome(h) == ref.outcome(h)
+
+
+def test_max_order_stops_a_build_and_keeps_the_quotient_proven_before() -> None:
+    # Dawson's Kayles has 24 elements for heaps up to 24 and 144 from heap 25: bounded at 100, a
+    # build to heap 30 stops at heap 25, keeping (and caching) the quotient of heaps up to 24.
+    game = gr.dawsons_kayles()
+    with pytest.raises(gr.SearchLimitError, match="heaps up to 25") as info:
+        gr.misere_quotient(game, 30, max_order=100)
+    e = info.value
+    assert isinstance(e, ValueError) and e.limit == 100
+    kept = e.quotient
+    assert isinstance(kept, gr.MisereQuotient) and (kept.max_heap, kept.order) == (24, 24)
+    assert game._misere_quotient is kept
+    direct = gr.misere_quotient(gr.dawsons_kayles(), 24)
+    assert np.array_equal(kept.table, direct.table)
+    assert np.array_equal(kept.pretending, direct.pretending)
+    # What is kept plays: checked against the exhaustive search.
+    from grundy._misere import search
+
+    for heaps in [(24, 24, 3), (20, 17), (10, 12, 14, 2)]:
+        blocks = gr.Position(gr.dawsons_kayles(), list(heaps))._blocks
+        truth, _ = search(blocks, 10**6, want_moves=False)
+        assert (kept.outcome(heaps) == "P") == truth, heaps
+    # A bound the build stays within changes nothing.
+    same = gr.misere_quotient(gr.dawsons_kayles(), 24, max_order=24)
+    assert np.array_equal(same.table, direct.table)
+
+
+def test_max_order_says_when_the_bound_is_proven() -> None:
+    # Heap 1 is learned exactly (nothing smaller to guess from): 2 elements prove it larger than 1.
+    with pytest.raises(gr.SearchLimitError, match="heaps up to 1 has more than max_order = 1") as i:
+        gr.misere_quotient(gr.kayles(), 8, max_order=1)
+    assert i.value.quotient.max_heap == 0 and i.value.quotient.order == 1
+    # Later heaps are guessed first, and the message says so.
+    with pytest.raises(gr.SearchLimitError, match="a guess") as i:
+        gr.misere_quotient(gr.kayles(), 8, max_order=10)
+    assert i.value.quotient.order == 6
+
+
+def test_an_interrupted_build_keeps_what_it_proved() -> None:
+    import sys
+
+    build = sys.modules["grundy.misere_quotient"]._build
+
+    class Stop(KeyboardInterrupt):
+        pass
+
+    # The core reports the option lists first (heaps 0..max_heap), then each heap it places.
+    seen: list[int] = []
+
+    def interrupt(done: int, total: int) -> None:
+        seen.append(done)
+        if len(seen) > total and done == 20:
+            raise Stop
+
+    game = gr.kayles()
+    with pytest.raises(Stop) as info:
+        build(game, 40, interrupt)
+    kept = info.value.quotient
+    assert kept.max_heap == 19 and game._misere_quotient is kept
+    assert np.array_equal(kept.table, gr.misere_quotient(gr.kayles(), 19).table)
+
+
+def test_bad_max_order() -> None:
+    with pytest.raises(ValueError, match="max_order"):
+        gr.misere_quotient(gr.kayles(), 5, max_order=0)
+    with pytest.raises(TypeError, match="max_order"):
+        gr.misere_quotient(gr.kayles(), 5, max_order=2.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="max_order"):
+        gr.misere_quotient(gr.kayles(), 5, max_order=True)

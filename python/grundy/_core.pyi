@@ -264,5 +264,8 @@ class MisereQuotient:
     def winning_moves(self, counts: list[tuple[int, int]]) -> list[tuple[int, list[int]]]: ...
 
 def misere_quotient(
-    game: HeapRule | OptionTable, max_heap: int, progress: Callable[[int, int], Any] | None = None
+    game: HeapRule | OptionTable,
+    max_heap: int,
+    progress: Callable[[int, int], Any] | None = None,
+    max_order: int | None = None,
 ) -> MisereQuotient: ...

@@ -671,12 +671,18 @@ class _Bar:
             self.bar.close()
 
 
-def misere_quotient(game: Game, max_heap: int, *, progress: bool | None = None) -> MisereQuotient:
+def misere_quotient(
+    game: Game, max_heap: int, *, max_order: int | None = None, progress: bool | None = None
+) -> MisereQuotient:
     """Compute the misère quotient of all sums of heaps of ``game`` up to ``max_heap``.
 
     The construction is exact: each heap size is learned from misère outcomes and then proven
     (module notes of ``src/misere_quotient``). Runs in the core without the GIL; Ctrl-C stops it.
     The result is cached on the game, and :class:`~grundy.Position` uses it for misère play.
+
+    However a build stops (Ctrl-C, ``max_order``, memory), the work up to there is kept: the
+    exception raised carries the quotient proven for the heaps below the one it stopped at, as its
+    ``quotient`` attribute, and that quotient is cached on the game like a finished one.
 
     Parameters
     ----------
@@ -684,6 +690,14 @@ def misere_quotient(game: Game, max_heap: int, *, progress: bool | None = None) 
         A heap game: a take-and-break code, a subtraction game, or a rule written in Python.
     max_heap : int
         The largest heap size.
+    max_order : int or None, default None
+        Stop with :class:`~grundy.SearchLimitError` when a quotient the construction makes has
+        more elements than this: a hypothesis of its exact learner (then the true quotient is
+        proven larger) or a guess (which may be larger than the truth; the message says which).
+        Quotients can explode from one heap size to the next (Dawson's Kayles: 638 elements at
+        heap 33, and no known program finishes heap 34), so this bounds the time and memory a
+        call may take; leave room for the guesses (at heap 33 of Dawson's Kayles they reach 1,080
+        elements). None: no bound.
     progress : bool or None, default None
         Show a progress bar over heap sizes: True always, False never, None once the call has run
         a second.
@@ -696,9 +710,11 @@ def misere_quotient(game: Game, max_heap: int, *, progress: bool | None = None) 
     Raises
     ------
     TypeError
-        When ``game`` is not a heap game.
+        When ``game`` is not a heap game, or ``max_order`` not an integer.
     ValueError
-        For a negative ``max_heap``.
+        For a negative ``max_heap``, or a ``max_order`` below 1.
+    SearchLimitError
+        When a quotient passes ``max_order`` elements.
     MemoryError
         When the construction outgrows memory.
 
@@ -708,34 +724,68 @@ def misere_quotient(game: Game, max_heap: int, *, progress: bool | None = None) 
     >>> q = gr.misere_quotient(gr.kayles(), 12)
     >>> q.order, q.presentation().count("=") > 0
     (24, True)
+
+    A bound on the order stops a build where the quotient explodes, keeping what came before:
+
+    >>> try:
+    ...     gr.misere_quotient(gr.dawsons_kayles(), 30, max_order=100)
+    ... except gr.SearchLimitError as e:
+    ...     (e.quotient.max_heap, e.quotient.order)
+    (24, 24)
     """
     from .games import Game
 
     if not isinstance(game, Game) or not hasattr(game, "_heap_rule"):
         raise TypeError(f"misère quotients are computed for heap games, not {type(game).__name__}")
     top = as_count(max_heap, "max_heap")
+    bound = None if max_order is None else as_count(max_order, "max_order")
+    if bound == 0:
+        raise ValueError("max_order must be at least 1 (the quotient of no heaps has 1 element)")
     cached = getattr(game, "_misere_quotient", None)
     if isinstance(cached, MisereQuotient) and cached.max_heap == top:
         return cached
     bar = _Bar(progress, top + 1)
     try:
-        return _build(game, top, bar)
+        return _build(game, top, bar, bound)
     finally:
         bar.close()
 
 
-def _build(game: Game, top: int, progress: Any) -> MisereQuotient:
-    """Build the quotient in the core (a table of options for rules written in Python) and cache it."""
+def _build(game: Game, top: int, progress: Any, max_order: int | None = None) -> MisereQuotient:
+    """Build the quotient in the core (a table of options for rules written in Python) and cache it.
+
+    A build that stops raises with the quotient of the heaps before, as ``.quotient`` (see
+    :func:`misere_quotient`), cached too.
+    """
     rule = game._heap_rule()
     if rule is None:
         from ._misere import option_table
 
         rule = option_table(game, top, max(top, 1))
-    q = MisereQuotient(game, _core.misere_quotient(rule, top, progress))
-    cached = getattr(game, "_misere_quotient", None)
-    if not isinstance(cached, MisereQuotient) or cached.max_heap < top:
-        game._misere_quotient = q  # type: ignore[attr-defined]
+    try:
+        core = _core.misere_quotient(rule, top, progress, max_order)
+    except BaseException as e:
+        kept = getattr(e, "quotient", None)
+        if kept is not None and not isinstance(kept, MisereQuotient):
+            q = MisereQuotient(game, kept)
+            e.quotient = q  # type: ignore[attr-defined]
+            _cache(game, q)
+            if hasattr(e, "add_note"):  # Python 3.11+
+                e.add_note(
+                    f"The quotient of heaps up to {q.max_heap} (order {q.order}) is proven: it is "
+                    "this exception's .quotient, and cached on the game."
+                )
+        raise
+    q = MisereQuotient(game, core)
+    _cache(game, q)
     return q
+
+
+def _cache(game: Game, q: MisereQuotient) -> None:
+    """Keep ``q`` on the game unless a quotient of larger heaps is there already."""
+    cached = getattr(game, "_misere_quotient", None)
+    if not isinstance(cached, MisereQuotient) or cached.max_heap < q.max_heap:
+        game._misere_quotient = q  # type: ignore[attr-defined]
 
 
 class _OverBudget(Exception):

@@ -3,7 +3,8 @@
 use super::position::misere_games;
 use super::ErrSlot;
 use super::PyControl;
-use crate::misere_quotient::Quotient;
+use crate::error::Error;
+use crate::misere_quotient::{Limits, Quotient, Stopped};
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
 };
@@ -148,22 +149,55 @@ impl MisereQuotient {
 
 /// The misère quotient of all sums of heaps of `game` (a HeapRule or OptionTable) up to
 /// `max_heap`, built without the GIL; `progress(heap, total)` is called as heaps are added and
-/// Ctrl-C raises KeyboardInterrupt.
+/// Ctrl-C raises KeyboardInterrupt. `max_order` bounds the quotients the build makes
+/// (`SearchLimitError` past it). However the build stops, the exception raised carries the
+/// quotient proven for the heaps before the one it stopped at as `.quotient` (when there is one).
 #[pyfunction]
-#[pyo3(signature = (game, max_heap, progress=None))]
+#[pyo3(signature = (game, max_heap, progress=None, max_order=None))]
 pub(super) fn misere_quotient(
     py: Python<'_>,
     game: Bound<'_, PyAny>,
     max_heap: u64,
     progress: Option<Py<PyAny>>,
+    max_order: Option<usize>,
 ) -> PyResult<MisereQuotient> {
     let games = [game];
     let mg = misere_games(&games)?;
     let g = mg[0];
-    let (q, opts) = PyControl::run(py, ErrSlot::default(), progress, |ctl| {
-        let opts = g.option_lists(max_heap, ctl)?;
-        let q = Quotient::compute(&opts, ctl)?;
-        Ok((q, opts))
-    })?;
-    Ok(MisereQuotient { q, opts })
+    let limits = Limits {
+        max_order: max_order.unwrap_or(usize::MAX),
+    };
+    let ctl = PyControl {
+        slot: ErrSlot::default(),
+        progress,
+    };
+    type Kept = (Quotient, Vec<Vec<Vec<u32>>>);
+    let built = py.detach(|| -> Result<Kept, Box<(Error, Option<Kept>)>> {
+        let opts = g
+            .option_lists(max_heap, &ctl)
+            .map_err(|e| Box::new((e, None)))?;
+        match Quotient::compute_with(&opts, &ctl, &limits) {
+            Ok(q) => Ok((q, opts)),
+            Err(stopped) => {
+                let Stopped { error, proven } = *stopped;
+                let kept = proven.map(|q| {
+                    let n = q.pretending().len();
+                    (q, opts[..n].to_vec())
+                });
+                Err(Box::new((error, kept)))
+            }
+        }
+    });
+    match built {
+        Ok((q, opts)) => Ok(MisereQuotient { q, opts }),
+        Err(stopped) => {
+            let (error, kept) = *stopped;
+            let err = ctl.slot.raise(error);
+            if let Some((q, opts)) = kept {
+                err.value(py)
+                    .setattr("quotient", Py::new(py, MisereQuotient { q, opts })?)?;
+            }
+            Err(err)
+        }
+    }
 }

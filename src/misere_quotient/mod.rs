@@ -146,6 +146,33 @@ pub struct Quotient {
     stats: Stats,
 }
 
+/// Bounds on the work of a quotient build ([`Quotient::compute_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most elements a quotient the build makes may have: the learner's hypothesis (which
+    /// never has more elements than the true quotient, so passing this proves the quotient
+    /// larger) or a guess (which may: guesses refuted on the way can outgrow the truth).
+    pub max_order: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_order: usize::MAX,
+        }
+    }
+}
+
+/// A build that stopped: why, and the quotient proven for the heaps below the one it stopped
+/// at (None when it stopped before any heap was placed).
+#[derive(Debug, Clone)]
+pub struct Stopped {
+    /// Why it stopped.
+    pub error: Error,
+    /// The quotient of the heaps before the one it stopped at.
+    pub proven: Option<Quotient>,
+}
+
 /// What the construction did, for benchmarks and the notes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -180,22 +207,55 @@ impl Quotient {
     /// [`Error::Memory`] when the search or the proof outgrows memory; the error of `ctl`,
     /// which is polled with `(heap, max_heap)`.
     pub fn compute(opts: &[Vec<Vec<u32>>], ctl: &dyn Control) -> Result<Quotient> {
-        Self::compute_refining(opts, ctl, MAX_REFINEMENTS)
+        Self::compute_with(opts, ctl, &Limits::default()).map_err(|s| s.error)
     }
 
-    /// As [`Quotient::compute`], with at most `refinements` refuted guesses tried again per
-    /// learning step (0: a refuted guess goes straight to the exact search).
+    /// As [`Quotient::compute`], within `limits`, and keeping what was proven when it stops:
+    /// a build stopped at heap `n` (by an error, an interrupt or a limit) returns the error
+    /// with the quotient of the heaps below `n`, so an hour's work is not lost at the heap
+    /// that outgrows the machine.
+    ///
+    /// ```
+    /// use grundy::engine::NoControl;
+    /// use grundy::misere_quotient::{Limits, Quotient};
+    /// use grundy::position::{HeapRule, MisereGame};
+    /// // Kayles' quotient has 6 elements for heaps up to 4 and 12 from heap 5.
+    /// let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+    /// let opts = MisereGame::Rule(&kayles).option_lists(8, &NoControl).unwrap();
+    /// let stopped = Quotient::compute_with(&opts, &NoControl, &Limits { max_order: 6 })
+    ///     .unwrap_err();
+    /// let kept = stopped.proven.unwrap();
+    /// assert_eq!((kept.order(), kept.pretending().len()), (6, 5));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Quotient::compute`], and [`Error::SearchLimit`] when a quotient the build makes
+    /// (a guess or the learner's hypothesis) has more than `limits.max_order` elements.
+    pub fn compute_with(
+        opts: &[Vec<Vec<u32>>],
+        ctl: &dyn Control,
+        limits: &Limits,
+    ) -> std::result::Result<Quotient, Box<Stopped>> {
+        Self::compute_refining(opts, ctl, MAX_REFINEMENTS, limits)
+    }
+
+    /// As [`Quotient::compute_with`], with at most `refinements` refuted guesses tried again
+    /// per learning step (0: a refuted guess goes straight to the exact search).
     fn compute_refining(
         opts: &[Vec<Vec<u32>>],
         ctl: &dyn Control,
         refinements: u32,
-    ) -> Result<Quotient> {
+        limits: &Limits,
+    ) -> std::result::Result<Quotient, Box<Stopped>> {
         for (n, list) in opts.iter().enumerate() {
             for o in list {
                 if o.windows(2).any(|w| w[0] > w[1]) || o.iter().any(|&p| p as usize >= n) {
-                    return Err(Error::Invalid(format!(
-                        "an option of heap {n} is not a sorted list of smaller heaps"
-                    )));
+                    return Err(Box::new(Stopped {
+                        error: Error::Invalid(format!(
+                            "an option of heap {n} is not a sorted list of smaller heaps"
+                        )),
+                        proven: None,
+                    }));
                 }
             }
         }
@@ -219,6 +279,7 @@ impl Quotient {
             .collect();
         let mut b = Builder::new(&live, ctl);
         b.max_refinements = refinements;
+        b.max_order = limits.max_order;
         b.run()
     }
 
@@ -1044,6 +1105,21 @@ fn combinations(items: &[u32], k: usize) -> Vec<Vec<u32>> {
     }
 }
 
+/// The quotient proven for the heaps placed so far, and what placing the next one needs.
+struct Proven {
+    q: Monoid,
+    /// The element of each heap placed.
+    phi: Vec<u32>,
+    /// The transitions of the heaps placed, keyed by their win sets (for reuse).
+    by_wins: FxMap<Set, u32>,
+    /// The distinct transitions of the heaps placed (the proof automaton's letters).
+    letters: Vec<Letter>,
+    /// The pairs (φ(X), U(X)) the last successful proof reached.
+    reached: Vec<(u32, Set)>,
+    /// `(heap, order)` each time the order changed.
+    growth: Vec<(u32, usize)>,
+}
+
 struct Builder<'a> {
     opts: &'a [Vec<Vec<u32>>],
     ctl: &'a dyn Control,
@@ -1058,6 +1134,8 @@ struct Builder<'a> {
     max_refinements: u32,
     /// Heaps not yet given to the learner, because their steps were guessed.
     unlearned: Vec<u32>,
+    /// The most elements a guess or a hypothesis may have ([`Limits::max_order`]).
+    max_order: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -1086,6 +1164,7 @@ impl<'a> Builder<'a> {
             stats: Stats::default(),
             max_refinements: MAX_REFINEMENTS,
             unlearned: Vec::new(),
+            max_order: usize::MAX,
         }
     }
 
@@ -1093,108 +1172,128 @@ impl<'a> Builder<'a> {
         opts.iter().map(|o| q.eval(phi, o)).collect()
     }
 
-    fn run(mut self) -> Result<Quotient> {
-        let max = self.opts.len().saturating_sub(1) as u64;
-        // The proven quotient for the heaps so far, its pretending function, and the
-        // transitions of its heaps keyed by their win sets (for reuse).
-        let mut q = Monoid {
-            m: 1,
-            mul: vec![0],
-            p: vec![false],
+    fn run(mut self) -> std::result::Result<Quotient, Box<Stopped>> {
+        let mut st = Proven {
+            q: Monoid {
+                m: 1,
+                mul: vec![0],
+                p: vec![false],
+            },
+            phi: Vec::with_capacity(self.opts.len()),
+            by_wins: FxMap::default(),
+            letters: Vec::new(),
+            reached: vec![(0, vec![0u64; 1].into_boxed_slice())],
+            growth: Vec::new(),
         };
-        let mut phi: Vec<u32> = Vec::with_capacity(self.opts.len());
-        let mut by_wins: FxMap<Set, u32> = FxMap::default();
-        // The distinct transitions of the heaps so far (the proof automaton's letters).
-        let mut letters: Vec<Letter> = Vec::new();
-        // The pairs (φ(X), U(X)) the last successful proof reached.
-        let mut reached: Vec<(u32, Set)> = vec![(0, vec![0u64; 1].into_boxed_slice())];
-        let mut growth = Vec::new();
         for n in 0..self.opts.len() {
-            self.ctl.check(n as u64, max + 1)?;
-            // After heap n - 1 is placed, the proven quotient evaluates every sum of heaps < n.
-            if let Some((limit, _, proven_phi)) = &mut self.oracle.proven {
-                *limit = n as u32;
-                proven_phi.clone_from(&phi);
+            if let Err(error) = self.place(n, &mut st) {
+                // Every heap below n is placed and proven in `st`.
+                let proven = (n > 0).then(|| self.finish(st, n));
+                return Err(Box::new(Stopped { error, proven }));
             }
-            if self.opts[n].is_empty() {
-                phi.push(0);
-                continue;
-            }
-            let elems = Self::option_elements(&q, &phi, &self.opts[n]);
-            let mut l = letter(&q, 0, &elems);
-            if let Some(&x) = by_wins.get(&l.wins) {
-                // Same transition as an earlier heap: the proof automaton is unchanged.
-                phi.push(x);
-                self.pending.push(n as u32);
-                self.stats.reused += 1;
-                continue;
-            }
-            // If the quotient does not grow, heap n is some element x of it, and the proof with
-            // its transition passes for that x alone (the quotient is reduced). A heap is P alone
-            // exactly when none of its options is, which rules out half the candidates.
-            // Adding heap n to a sum X with pair (y, U) gives the pair (y·x, U' ) where U'(1) is
-            // U(x) or "some option of n wins from y": the first step of the proof, checked on
-            // every pair the last proof reached, rules out almost every wrong x at once.
-            let one_step = |x: u32| {
-                reached.iter().all(|(y, u)| {
-                    let b = l.wins[*y as usize / 64] >> (*y % 64) & 1 == 1;
-                    let a = u[x as usize / 64] >> (x % 64) & 1 == 1;
-                    q.p[q.mul(*y, x) as usize] != (a || b)
-                })
-            };
-            let candidates: Vec<u32> = (0..q.m as u32).filter(|&x| one_step(x)).collect();
-            let mut placed = None;
-            for x in candidates {
-                l.x = x;
-                let mut now = reached.clone();
-                let at = (n as u64, max + 1);
-                if extend_proof(&q, &letters, &l, &mut now, self.ctl, at)? {
-                    self.stats.proof_states += (now.len() - reached.len()) as u64;
-                    reached = now;
-                    placed = Some(x);
-                    break;
-                }
-            }
-            if let Some(x) = placed {
+        }
+        let n = self.opts.len();
+        Ok(self.finish(st, n))
+    }
+
+    /// The quotient of heaps `0..n` from the proven state.
+    fn finish(&mut self, st: Proven, n: usize) -> Quotient {
+        self.stats.searched = self.oracle.searched;
+        let mut phi = st.phi;
+        phi.truncate(n);
+        let words = representatives(&st.q, &phi, &self.opts[..n], &vec![None; n]);
+        Quotient {
+            monoid: st.q,
+            pretending: phi,
+            words,
+            growth: st.growth,
+            stats: self.stats,
+        }
+    }
+
+    /// Places heap `n`: the proven state for heaps `< n` becomes the one for heaps `≤ n`, or
+    /// is left as it was on an error.
+    fn place(&mut self, n: usize, st: &mut Proven) -> Result<()> {
+        let max = self.opts.len().saturating_sub(1) as u64;
+        self.ctl.check(n as u64, max + 1)?;
+        let Proven {
+            q,
+            phi,
+            by_wins,
+            letters,
+            reached,
+            growth,
+        } = st;
+        // After heap n - 1 is placed, the proven quotient evaluates every sum of heaps < n.
+        if let Some((limit, _, proven_phi)) = &mut self.oracle.proven {
+            *limit = n as u32;
+            proven_phi.clone_from(phi);
+        }
+        if self.opts[n].is_empty() {
+            phi.push(0);
+            return Ok(());
+        }
+        let elems = Self::option_elements(q, phi, &self.opts[n]);
+        let mut l = letter(q, 0, &elems);
+        if let Some(&x) = by_wins.get(&l.wins) {
+            // Same transition as an earlier heap: the proof automaton is unchanged.
+            phi.push(x);
+            self.pending.push(n as u32);
+            self.stats.reused += 1;
+            return Ok(());
+        }
+        // If the quotient does not grow, heap n is some element x of it, and the proof with
+        // its transition passes for that x alone (the quotient is reduced). A heap is P alone
+        // exactly when none of its options is, which rules out half the candidates.
+        // Adding heap n to a sum X with pair (y, U) gives the pair (y·x, U' ) where U'(1) is
+        // U(x) or "some option of n wins from y": the first step of the proof, checked on
+        // every pair the last proof reached, rules out almost every wrong x at once.
+        let one_step = |x: u32| {
+            reached.iter().all(|(y, u)| {
+                let b = l.wins[*y as usize / 64] >> (*y % 64) & 1 == 1;
+                let a = u[x as usize / 64] >> (x % 64) & 1 == 1;
+                q.p[q.mul(*y, x) as usize] != (a || b)
+            })
+        };
+        let candidates: Vec<u32> = (0..q.m as u32).filter(|&x| one_step(x)).collect();
+        for x in candidates {
+            l.x = x;
+            let mut now = reached.clone();
+            let at = (n as u64, max + 1);
+            if extend_proof(q, letters, &l, &mut now, self.ctl, at)? {
+                self.stats.proof_states += (now.len() - reached.len()) as u64;
+                *reached = now;
                 phi.push(x);
                 by_wins.insert(l.wins.clone(), x);
                 letters.push(l);
                 self.pending.push(n as u32);
                 self.stats.placed += 1;
-                continue;
+                return Ok(());
             }
-            self.pending.push(n as u32);
-            self.oracle.at = (n as u64, max + 1);
-            let (nq, nphi) = self.learn(n as u64, max)?;
-            if nq.m != q.m {
-                growth.push((n as u32, nq.m));
-            }
-            q = nq;
-            phi = nphi;
-            reached = std::mem::take(&mut self.reached);
-            by_wins.clear();
-            letters.clear();
-            for h in 0..=n {
-                if !self.opts[h].is_empty() {
-                    let elems = Self::option_elements(&q, &phi, &self.opts[h]);
-                    let l = letter(&q, phi[h], &elems);
-                    if by_wins.insert(l.wins.clone(), phi[h]).is_none() {
-                        letters.push(l);
-                    }
+        }
+        self.pending.push(n as u32);
+        self.oracle.at = (n as u64, max + 1);
+        let (nq, nphi) = self.learn(n as u64, max)?;
+        if nq.m != q.m {
+            growth.push((n as u32, nq.m));
+        }
+        *q = nq;
+        *phi = nphi;
+        *reached = std::mem::take(&mut self.reached);
+        by_wins.clear();
+        letters.clear();
+        for h in 0..=n {
+            if !self.opts[h].is_empty() {
+                let elems = Self::option_elements(q, phi, &self.opts[h]);
+                let l = letter(q, phi[h], &elems);
+                if by_wins.insert(l.wins.clone(), phi[h]).is_none() {
+                    letters.push(l);
                 }
             }
-            self.oracle.memo = FxMap::default();
-            self.oracle.proven = Some((n as u32 + 1, q.clone(), phi.clone()));
         }
-        self.stats.searched = self.oracle.searched;
-        let words = representatives(&q, &phi, self.opts, &vec![None; phi.len()]);
-        Ok(Quotient {
-            monoid: q,
-            pretending: phi,
-            words,
-            growth,
-            stats: self.stats,
-        })
+        self.oracle.memo = FxMap::default();
+        self.oracle.proven = Some((n as u32 + 1, q.clone(), phi.clone()));
+        Ok(())
     }
 
     /// Learns and proves the quotient of the heaps given to the learner so far (plus the
@@ -1221,6 +1320,9 @@ impl<'a> Builder<'a> {
                     Ok(None) | Err(Error::Memory { .. } | Error::Cycle(_)) => break Ok(None),
                     Err(e) => break Err(e),
                 };
+                if q.m > self.max_order {
+                    break Err(self.over_order(n, q.m, false));
+                }
                 let sizes: Vec<u32> = (0..=n as u32)
                     .filter(|&h| !self.opts[h as usize].is_empty())
                     .collect();
@@ -1533,6 +1635,9 @@ impl<'a> Builder<'a> {
                 .close(&mut self.oracle, &mut self.stats, self.ctl, n, max + 1)?;
             let hyp = self.learner.hypothesis();
             let m = self.learner.access.len();
+            if m > self.max_order {
+                return Err(self.over_order(n, m, true));
+            }
             let k = hyp.k;
             // Commutativity: a counterexample is whichever order the hypothesis gets wrong.
             let mut cex: Option<Vec<usize>> = None;
@@ -1616,6 +1721,28 @@ impl<'a> Builder<'a> {
                         .counterexample(&word, &hyp, &mut self.oracle, &mut self.stats)?;
                 }
             }
+        }
+    }
+
+    /// The error of a build stopped at heap `n` by a quotient of `m` elements, more than
+    /// `max_order`: a hypothesis of the learner (`proven`: its elements are told apart by
+    /// sums, so the quotient has at least `m`) or a guess (which may be larger than the truth).
+    fn over_order(&self, n: u64, m: usize, proven: bool) -> Error {
+        let max = self.max_order;
+        let message = if proven {
+            format!(
+                "the misère quotient of heaps up to {n} has more than max_order = {max} \
+                 elements ({m} sums, no two alike, are found)"
+            )
+        } else {
+            format!(
+                "a trial quotient for heaps up to {n} has {m} elements, more than max_order = \
+                 {max} (a guess: the true quotient may be smaller)"
+            )
+        };
+        Error::SearchLimit {
+            message,
+            limit: max as u64,
         }
     }
 

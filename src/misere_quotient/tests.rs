@@ -127,7 +127,8 @@ fn guessed_learning_is_proven_or_redone() {
     let dawson = Quotient::compute(&lists("0.07", 12), &NoControl).unwrap();
     let s = dawson.stats();
     assert!(s.refinements >= 1 && s.guesses_wrong == 0, "{s:?}");
-    let exact = Quotient::compute_refining(&lists("0.07", 12), &NoControl, 0).unwrap();
+    let exact =
+        Quotient::compute_refining(&lists("0.07", 12), &NoControl, 0, &Limits::default()).unwrap();
     assert!(exact.stats().guesses_wrong >= 1, "{:?}", exact.stats());
     assert_eq!(exact.order(), dawson.order());
     for a in 0..=12u32 {
@@ -215,4 +216,76 @@ fn an_interrupt_anywhere_stops_the_build() {
             "check {at} of {total}"
         );
     }
+}
+
+#[test]
+fn a_stopped_build_keeps_the_quotient_of_the_heaps_before() {
+    // Dawson's Kayles grows to 24 elements at heap 14 and to 144 at heap 25: a build to heap 26
+    // stopped by max_order = 100 stops at heap 25 and keeps the quotient of heaps up to 24,
+    // which must be the one a build to heap 24 proves.
+    let opts = lists("0.07", 26);
+    let stopped = Quotient::compute_with(&opts, &NoControl, &Limits { max_order: 100 })
+        .expect_err("heap 25 needs more than 100 elements");
+    assert!(
+        matches!(stopped.error, Error::SearchLimit { limit: 100, .. }),
+        "{:?}",
+        stopped.error
+    );
+    assert!(stopped.error.to_string().contains("heaps up to 25"));
+    let kept = stopped.proven.expect("heaps 0..=24 were proven");
+    let direct = Quotient::compute(&lists("0.07", 24), &NoControl).unwrap();
+    assert_eq!(kept.pretending(), direct.pretending());
+    assert_eq!(kept.table(), direct.table());
+    assert_eq!(kept.order(), 24);
+    assert_eq!(kept.growth(), direct.growth());
+    assert_eq!(kept.words().len(), kept.order());
+    for (x, w) in kept.words().iter().enumerate() {
+        assert_eq!(kept.element(w), x as u32);
+    }
+
+    // A limit the build stays within changes nothing.
+    let within =
+        Quotient::compute_with(&lists("0.07", 24), &NoControl, &Limits { max_order: 24 }).unwrap();
+    assert_eq!(within.table(), direct.table());
+
+    // An interrupt keeps what was proven before it, and nothing when no heap was placed.
+    let c = InterruptOnce {
+        calls: 0.into(),
+        at: 0,
+    };
+    let first = Quotient::compute_with(&opts, &c, &Limits::default()).unwrap_err();
+    assert!(matches!(first.error, Error::Interrupted) && first.proven.is_none());
+    let c = InterruptOnce {
+        calls: 0.into(),
+        at: 12,
+    };
+    let later = Quotient::compute_with(&opts, &c, &Limits::default()).unwrap_err();
+    let kept = later.proven.expect("some heaps were placed");
+    let n = kept.pretending().len();
+    assert!(n >= 1);
+    let direct = Quotient::compute(&lists("0.07", n as u64 - 1), &NoControl).unwrap();
+    assert_eq!(kept.table(), direct.table());
+}
+
+#[test]
+fn max_order_says_whether_the_bound_is_proven() {
+    // Heap 1 is learned by the exact learner (there is no smaller quotient to guess from): its
+    // hypothesis of 2 elements passing max_order = 1 proves the quotient larger.
+    let opts = lists("0.77", 12);
+    let stopped = Quotient::compute_with(&opts, &NoControl, &Limits { max_order: 1 }).unwrap_err();
+    let msg = stopped.error.to_string();
+    assert!(
+        msg.contains("heaps up to 1 has more than max_order = 1"),
+        "{msg}"
+    );
+    assert_eq!(stopped.proven.unwrap().pretending(), &[0]);
+    // Later heaps are guessed first: Kayles' guess at heap 5 has 12 elements, and the message
+    // says it is a guess.
+    let stopped = Quotient::compute_with(&opts, &NoControl, &Limits { max_order: 10 }).unwrap_err();
+    let msg = stopped.error.to_string();
+    assert!(
+        msg.contains("heaps up to 5 has 12 elements") && msg.contains("a guess"),
+        "{msg}"
+    );
+    assert_eq!(stopped.proven.unwrap().order(), 6);
 }
