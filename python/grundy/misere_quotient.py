@@ -695,9 +695,9 @@ def misere_quotient(
         more elements than this: a hypothesis of its exact learner (then the true quotient is
         proven larger) or a guess (which may be larger than the truth; the message says which).
         Quotients can explode from one heap size to the next (Dawson's Kayles: 638 elements at
-        heap 33, and no known program finishes heap 34), so this bounds the time and memory a
-        call may take; leave room for the guesses (at heap 33 of Dawson's Kayles they reach 1,080
-        elements). None: no bound.
+        heap 33, and neither grundy nor MisereSolver finishes heap 34), so this bounds the time
+        and memory a call may take. Leave room for the guesses: at heap 33 of Dawson's Kayles
+        they reach 1,080 elements. None: no bound.
     progress : bool or None, default None
         Show a progress bar over heap sizes: True always, False never, None once the call has run
         a second.
