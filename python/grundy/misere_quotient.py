@@ -697,7 +697,7 @@ def misere_quotient(
         Quotients can explode from one heap size to the next (Dawson's Kayles: 638 elements at
         heap 33, and neither grundy nor MisereSolver finishes heap 34), so this bounds the time
         and memory a call may take. Leave room for the guesses: at heap 33 of Dawson's Kayles
-        they reach 1,080 elements. None: no bound.
+        they reach 1,080 elements (1,500 lets heap 33 through). None: no bound.
     progress : bool or None, default None
         Show a progress bar over heap sizes: True always, False never, None once the call has run
         a second.
