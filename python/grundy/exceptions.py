@@ -83,6 +83,9 @@ class NoPeriodError(GrundyError, ValueError):
 class SearchLimitError(GrundyError, ValueError):
     """An exhaustive search (misère play, state exploration) passed its position limit.
 
+    Also raised when a misère quotient build passes ``max_order``; the exception then carries the
+    quotient proven for the smaller heaps as ``quotient`` (see :func:`grundy.misere_quotient`).
+
     Parameters
     ----------
     message : str
