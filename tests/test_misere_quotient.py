@@ -249,3 +249,49 @@ def test_bad_max_order() -> None:
         gr.misere_quotient(gr.kayles(), 5, max_order=2.5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="max_order"):
         gr.misere_quotient(gr.kayles(), 5, max_order=True)
+
+
+def _elements_per_count(q: gr.MisereQuotient, t: int, copies: int) -> list[int]:
+    """The elements x·φ(t)^c of a full quotient, x in the submonoid of the heaps below t."""
+    table, phi = q.table, q.pretending
+    sub, frontier = {0}, [0]
+    while frontier:
+        x = frontier.pop()
+        for h in range(1, t):
+            y = int(table[x, phi[h]])
+            if y not in sub:
+                sub.add(y)
+                frontier.append(y)
+    out, tc = [], 0
+    for _ in range(copies + 1):
+        out.append(len({int(table[x, tc]) for x in sub}))
+        tc = int(table[tc, phi[t]])
+    return out
+
+
+@pytest.mark.parametrize(("code", "t", "copies"), [("0.07", 25, 3), ("0.77", 27, 2), ("0.137", 13, 3)])
+def test_quotient_bounds_reach_the_full_quotient_where_it_is_known(code: str, t: int, copies: int) -> None:
+    b = gr.misere_quotient_bounds(gr.TakeAndBreak(code), t, copies=copies)
+    full = gr.misere_quotient(gr.TakeAndBreak(code), t)
+    assert b.below == gr.misere_quotient(gr.TakeAndBreak(code), t - 1).order
+    expected = _elements_per_count(full, t, copies)
+    # With c copies, sums are told apart by sums of up to copies - c more: the last count may
+    # fall short of the full quotient's, the others reach it.
+    assert list(b.classes[:-1]) == expected[:-1]
+    assert b.classes[-1] <= expected[-1]
+    assert b.lower_bound <= full.order and (b.heap, b.copies) == (t, copies)
+
+
+def test_quotient_bounds_for_a_python_rule_and_bad_input() -> None:
+    rule = gr.Subtraction(allowed=lambda n, k: k in (1, 2, 4))
+    assert gr.misere_quotient_bounds(rule, 9, 2) == gr.misere_quotient_bounds(gr.Subtraction([1, 2, 4]), 9, 2)
+    with pytest.raises(TypeError):
+        gr.misere_quotient_bounds("0.07", 25, 2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="copies"):
+        gr.misere_quotient_bounds(gr.kayles(), 5, 1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="copies"):
+        gr.misere_quotient_bounds(gr.kayles(), 5, -1)
+    with pytest.raises(ValueError, match="at most 253"):
+        gr.misere_quotient_bounds(gr.kayles(), 5, 300)
+    with pytest.raises(ValueError, match="no move"):
+        gr.misere_quotient_bounds(gr.kayles(), 0, 1)

@@ -29,7 +29,13 @@ from .graph import GameGraph
 from .heap_game import HeapGame
 from .io import load, save
 from .loopy import GeneralizedValues, Infinity, drawing_options, sum_outcome, sum_value, value_outcome, winning_options
-from .misere_quotient import MisereQuotient, PretendingPeriod, misere_quotient
+from .misere_quotient import (
+    MisereQuotient,
+    PretendingPeriod,
+    QuotientBounds,
+    misere_quotient,
+    misere_quotient_bounds,
+)
 from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
 from .position import Move, Position, equivalent, outcomes
 from .state_game import StateGame
@@ -74,5 +80,7 @@ __all__ = [
     "winning_options",
     "MisereQuotient",
     "PretendingPeriod",
+    "QuotientBounds",
     "misere_quotient",
+    "misere_quotient_bounds",
 ]

@@ -27,6 +27,7 @@ __all__ = [
     "generalized_values_csr",
     "MisereQuotient",
     "misere_quotient",
+    "misere_quotient_bounds",
 ]
 
 __version__: str
@@ -269,3 +270,6 @@ def misere_quotient(
     progress: Callable[[int, int], Any] | None = None,
     max_order: int | None = None,
 ) -> MisereQuotient: ...
+def misere_quotient_bounds(
+    game: HeapRule | OptionTable, heap: int, copies: int
+) -> tuple[int, list[int], int, int]: ...

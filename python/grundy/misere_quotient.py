@@ -32,7 +32,7 @@ from ._validate import as_count
 if TYPE_CHECKING:
     from .games import Game
 
-__all__ = ["MisereQuotient", "PretendingPeriod", "misere_quotient"]
+__all__ = ["MisereQuotient", "PretendingPeriod", "QuotientBounds", "misere_quotient", "misere_quotient_bounds"]
 
 #: Position builds a quotient itself for heaps up to this size ...
 AUTO_MAX_HEAP = 20
@@ -786,6 +786,120 @@ def _cache(game: Game, q: MisereQuotient) -> None:
     cached = getattr(game, "_misere_quotient", None)
     if not isinstance(cached, MisereQuotient) or cached.max_heap < q.max_heap:
         game._misere_quotient = q  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class QuotientBounds:
+    """Proven lower bounds on the order of a misère quotient that is out of reach.
+
+    Built by :func:`misere_quotient_bounds` from the sums with at most ``copies`` copies of heap
+    ``heap``: ``classes[c]`` sums with ``c`` copies are pairwise told apart by such sums, so the
+    quotient of all sums of heaps up to ``heap`` has at least that many elements.
+
+    Parameters
+    ----------
+    heap : int
+        The heap at which the quotient is bounded.
+    copies : int
+        The most copies of ``heap`` in the sums considered.
+    below : int
+        The order of the quotient of the heaps below ``heap`` (computed exactly on the way).
+    classes : tuple of int
+        For each count ``c`` in ``0..copies``, the classes of sums with ``c`` copies found apart.
+    refutations : int
+        Guesses refuted before one was proven on those sums.
+    proof_states : int
+        States the successful proof visited.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> b = gr.misere_quotient_bounds(gr.dawsons_kayles(), 25, copies=2)
+    >>> b.below, b.classes, b.lower_bound
+    (24, (72, 64, 8), 72)
+    """
+
+    heap: int
+    copies: int
+    below: int
+    classes: tuple[int, ...]
+    refutations: int
+    proof_states: int
+
+    @property
+    def lower_bound(self) -> int:
+        """The best bound: the quotient of heaps up to ``heap`` has at least this many elements.
+
+        Returns
+        -------
+        int
+            The largest of ``classes``.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.misere_quotient_bounds(gr.kayles(), 27, copies=1).lower_bound
+        32
+        """
+        return max(self.classes)
+
+
+def misere_quotient_bounds(game: Game, heap: int, copies: int) -> QuotientBounds:
+    """Proven lower bounds on the order of the misère quotient of ``game`` at ``heap``.
+
+    For where :func:`misere_quotient` cannot finish (Dawson's Kayles at heap 34). The sums with at
+    most ``copies`` copies of ``heap`` are closed under moves, so the construction's proof holds on
+    them; their quotient is learned and proven in the core, without the GIL (Ctrl-C stops it), and
+    its classes are counted for each number of copies. Sums in different classes there are in
+    different classes of the full quotient, so each count is a proven lower bound on its order.
+    A finite quotient gives bounds that stop growing with ``copies``; bounds that keep growing are
+    evidence (not proof) of an infinite one.
+
+    Parameters
+    ----------
+    game : Game
+        A heap game: a take-and-break code, a subtraction game, or a rule written in Python.
+    heap : int
+        The heap at which the quotient is bounded (it must have a move).
+    copies : int
+        The most copies of ``heap`` in the sums considered. The cost grows quickly with it.
+
+    Returns
+    -------
+    QuotientBounds
+        The bounds, per number of copies.
+
+    Raises
+    ------
+    TypeError
+        When ``game`` is not a heap game, or ``heap`` or ``copies`` not an integer.
+    ValueError
+        For a negative ``heap`` or ``copies``, or a ``heap`` with no move.
+    SearchLimitError
+        When no guess is proven within the refutations allowed.
+    MemoryError
+        When the construction outgrows memory.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> b = gr.misere_quotient_bounds(gr.kayles(), 27, copies=2)
+    >>> b.below, b.classes            # the full quotient at heap 27 has 32 + 8 elements
+    (32, (32, 8, 8))
+    """
+    from .games import Game
+
+    if not isinstance(game, Game) or not hasattr(game, "_heap_rule"):
+        raise TypeError(f"misère quotients are computed for heap games, not {type(game).__name__}")
+    top = as_count(heap, "heap")
+    m = as_count(copies, "copies")
+    rule = game._heap_rule()
+    if rule is None:
+        from ._misere import option_table
+
+        rule = option_table(game, top, max(top, 1))
+    below, classes, refutations, states = _core.misere_quotient_bounds(rule, top, m)
+    return QuotientBounds(top, m, below, tuple(classes), refutations, states)
 
 
 class _OverBudget(Exception):

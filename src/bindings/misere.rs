@@ -4,7 +4,7 @@ use super::position::misere_games;
 use super::ErrSlot;
 use super::PyControl;
 use crate::error::Error;
-use crate::misere_quotient::{Limits, Quotient, Stopped};
+use crate::misere_quotient::{relative_bounds, Limits, Quotient, Stopped};
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
 };
@@ -200,4 +200,25 @@ pub(super) fn misere_quotient(
             Err(err)
         }
     }
+}
+
+/// Proven lower bounds on the order of the misère quotient of `game` (a HeapRule or
+/// OptionTable) at heap `heap`, from the sums with at most `copies` copies of it, built without
+/// the GIL: `(below, classes per copy count, refutations, proof states)`.
+#[pyfunction]
+#[pyo3(signature = (game, heap, copies))]
+pub(super) fn misere_quotient_bounds(
+    py: Python<'_>,
+    game: Bound<'_, PyAny>,
+    heap: u64,
+    copies: u32,
+) -> PyResult<(usize, Vec<usize>, u32, usize)> {
+    let games = [game];
+    let mg = misere_games(&games)?;
+    let g = mg[0];
+    let b = PyControl::run(py, ErrSlot::default(), None, |ctl| {
+        let opts = g.option_lists(heap, ctl)?;
+        relative_bounds(&opts, copies, ctl)
+    })?;
+    Ok((b.below, b.classes, b.refutations, b.proof_states))
 }

@@ -241,5 +241,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loopy::generalized_values_csr, m)?)?;
     m.add_class::<misere::MisereQuotient>()?;
     m.add_function(wrap_pyfunction!(misere::misere_quotient, m)?)?;
+    m.add_function(wrap_pyfunction!(misere::misere_quotient_bounds, m)?)?;
     Ok(())
 }

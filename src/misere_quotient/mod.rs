@@ -69,6 +69,9 @@
 //! assert!(q.is_p(&[1u32]) && !q.is_p(&[1u32, 1]) && q.is_p(&[2u32, 2]));
 //! ```
 
+mod relative;
+pub use relative::{relative_bounds, RelativeBounds};
+
 use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::position::misere::{FxMap, FxSet};
@@ -247,36 +250,12 @@ impl Quotient {
         refinements: u32,
         limits: &Limits,
     ) -> std::result::Result<Quotient, Box<Stopped>> {
-        for (n, list) in opts.iter().enumerate() {
-            for o in list {
-                if o.windows(2).any(|w| w[0] > w[1]) || o.iter().any(|&p| p as usize >= n) {
-                    return Err(Box::new(Stopped {
-                        error: Error::Invalid(format!(
-                            "an option of heap {n} is not a sorted list of smaller heaps"
-                        )),
-                        proven: None,
-                    }));
-                }
-            }
-        }
-        // Heaps with no move change nothing in a misère sum: the search leaves them out.
-        let live: Vec<Vec<Vec<u32>>> = opts
-            .iter()
-            .map(|list| {
-                let mut v: Vec<Vec<u32>> = list
-                    .iter()
-                    .map(|o| {
-                        o.iter()
-                            .copied()
-                            .filter(|&p| !opts[p as usize].is_empty())
-                            .collect()
-                    })
-                    .collect();
-                v.sort_unstable();
-                v.dedup();
-                v
+        let live = live_options(opts).map_err(|error| {
+            Box::new(Stopped {
+                error,
+                proven: None,
             })
-            .collect();
+        })?;
         let mut b = Builder::new(&live, ctl);
         b.max_refinements = refinements;
         b.max_order = limits.max_order;
@@ -376,6 +355,37 @@ impl Quotient {
         }
         out
     }
+}
+
+/// The option lists checked (each option a sorted list of smaller heaps) and with the heaps
+/// that have no move left out: they change nothing in a misère sum, so the search skips them.
+fn live_options(opts: &[Vec<Vec<u32>>]) -> Result<Vec<Vec<Vec<u32>>>> {
+    for (n, list) in opts.iter().enumerate() {
+        for o in list {
+            if o.windows(2).any(|w| w[0] > w[1]) || o.iter().any(|&p| p as usize >= n) {
+                return Err(Error::Invalid(format!(
+                    "an option of heap {n} is not a sorted list of smaller heaps"
+                )));
+            }
+        }
+    }
+    Ok(opts
+        .iter()
+        .map(|list| {
+            let mut v: Vec<Vec<u32>> = list
+                .iter()
+                .map(|o| {
+                    o.iter()
+                        .copied()
+                        .filter(|&p| !opts[p as usize].is_empty())
+                        .collect()
+                })
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect())
 }
 
 /// The normal-play Grundy value of each heap, from the option lists (the mex of the XOR of each
@@ -817,11 +827,16 @@ struct Failure {
 /// are explored once (the smallest heap stands for them). The search is Dijkstra's over the
 /// pairs `(φ(X), U(X))` with the heap sizes as lengths, so the first failing pair met is reached
 /// by a failing sum of least total size.
+///
+/// With `cap = Some((t, m))` only the sums with at most `m` copies of letter `t` are proven
+/// (see [`relative`]): the search carries the count in its states and adds no copy past `m`.
+/// Those sums are closed under options, so the induction holds on them.
 #[allow(clippy::too_many_arguments)]
 fn prove(
     q: &Monoid,
     letters: &[Letter],
     sizes: &[u32],
+    cap: Option<(usize, u32)>,
     reached: &mut Vec<(u32, Set)>,
     ctl: &dyn Control,
     heap: u64,
@@ -839,6 +854,10 @@ fn prove(
     {
         let mut seen: FxMap<&Letter, usize> = FxMap::default();
         for (i, l) in letters.iter().enumerate() {
+            if cap.is_some_and(|(t, _)| t == i) {
+                distinct.push(i); // counted: never stands for another heap, nor another for it
+                continue;
+            }
             match seen.get(l) {
                 Some(&j) if sizes[distinct[j]] <= sizes[i] => {}
                 Some(&j) => distinct[j] = i,
@@ -852,12 +871,14 @@ fn prove(
     let m = q.m;
     let words = m.div_ceil(64);
     // Node 0 is the empty sum; a nonempty sum reaching the same pair is a node of its own (it
-    // must be checked, the empty sum need not).
-    let mut states: Vec<(u32, Set)> = vec![(0, vec![0u64; words].into_boxed_slice())];
+    // must be checked, the empty sum need not). The third part counts the copies of the capped
+    // letter (always 0 without a cap).
+    let (capped, most) = cap.map_or((usize::MAX, 0), |(t, m)| (t, m));
+    let mut states: Vec<(u32, Set, u32)> = vec![(0, vec![0u64; words].into_boxed_slice(), 0)];
     let mut dist: Vec<u64> = vec![0];
     let mut parent: Vec<(usize, usize)> = vec![(usize::MAX, usize::MAX)];
     let mut done: Vec<bool> = vec![false];
-    let mut index: FxMap<(u32, Set), usize> = FxMap::default();
+    let mut index: FxMap<(u32, Set, u32), usize> = FxMap::default();
     let mut buckets: Vec<Vec<usize>> = vec![vec![0]];
     // A bucket at a time: every sum of the next bucket is larger (heaps have size at least 1),
     // so the bucket's pairs are checked in order and then all moved by every letter at once, in
@@ -874,7 +895,7 @@ fn prove(
             if u == 0 {
                 continue;
             }
-            let (x, ref us) = states[u];
+            let (x, ref us, _) = states[u];
             let option_in_p = us[0] & 1 == 1; // z = 1, the identity
             if q.p[x as usize] == option_in_p {
                 stats.proof_states += states.len() as u64;
@@ -892,23 +913,30 @@ fn prove(
                 }));
             }
         }
-        let moved: Vec<(u32, Set)> = {
+        let moved: Vec<Option<(u32, Set, u32)>> = {
             let states = &states;
             let distinct = &distinct;
             batch
                 .par_iter()
                 .with_min_len((4096 / (m * distinct.len()).max(1)).max(1))
                 .flat_map_iter(|&u| {
-                    distinct
-                        .iter()
-                        .map(move |&li| step(q, (states[u].0, &states[u].1), &letters[li]))
+                    let (x, ref us, c) = states[u];
+                    distinct.iter().map(move |&li| {
+                        let more = u32::from(li == capped);
+                        (c + more <= most || more == 0).then(|| {
+                            let (y, v) = step(q, (x, us), &letters[li]);
+                            (y, v, c + more)
+                        })
+                    })
                 })
                 .collect()
         };
         let mut moved = moved.into_iter();
         for &u in &batch {
             for &li in &distinct {
-                let key = moved.next().expect("one pair per sum and letter");
+                let Some(key) = moved.next().expect("one entry per sum and letter") else {
+                    continue; // a copy past the cap
+                };
                 let nd = dist[u] + sizes[li] as u64;
                 let v = match index.get(&key) {
                     Some(&v) => v,
@@ -935,7 +963,7 @@ fn prove(
         d += 1;
     }
     stats.proof_states += states.len() as u64;
-    *reached = states;
+    *reached = states.into_iter().map(|(x, u, _)| (x, u)).collect();
     Ok(None)
 }
 
@@ -1551,6 +1579,7 @@ impl<'a> Builder<'a> {
             q,
             &letters,
             sizes,
+            None,
             reached,
             self.ctl,
             n,

@@ -289,3 +289,83 @@ fn max_order_says_whether_the_bound_is_proven() {
     );
     assert_eq!(stopped.proven.unwrap().order(), 6);
 }
+
+/// The elements `x · φ(t)^c` of the full quotient, for `x` in the submonoid of the heaps below
+/// `t`, counted for each `c` in `0..=m`.
+fn elements_per_count(q: &Quotient, t: usize, m: u32) -> Vec<usize> {
+    let gens: Vec<u32> = (1..t).map(|h| q.pretending()[h]).collect();
+    let mut sub = vec![0u32];
+    let mut seen: std::collections::HashSet<u32> = [0].into();
+    let mut head = 0;
+    while head < sub.len() {
+        let x = sub[head];
+        for &g in &gens {
+            let y = q.mul(x, g);
+            if seen.insert(y) {
+                sub.push(y);
+            }
+        }
+        head += 1;
+    }
+    let tx = q.pretending()[t];
+    (0..=m)
+        .map(|c| {
+            let tc = q.pow(tx, c as u64);
+            let set: std::collections::HashSet<u32> = sub.iter().map(|&x| q.mul(x, tc)).collect();
+            set.len()
+        })
+        .collect()
+}
+
+#[test]
+fn relative_bounds_match_the_full_quotient_where_it_is_known() {
+    // Where the full quotient is computed, the classes of the sums with c copies of heap t are
+    // its elements x·φ(t)^c: the bounds reach them once m allows enough copies.
+    for (code, t, m) in [
+        ("0.07", 25usize, 4u32),
+        ("0.77", 27, 3),
+        ("0.07", 14, 3),
+        ("0.75", 5, 3),
+    ] {
+        let opts = lists(code, t as u64);
+        let full = Quotient::compute(&opts, &NoControl).unwrap();
+        let b = relative_bounds(&opts, m, &NoControl).unwrap();
+        let below = Quotient::compute(&opts[..t], &NoControl).unwrap();
+        assert_eq!(b.below, below.order(), "{code} {t}");
+        assert_eq!((b.heap, b.copies), (t as u32, m));
+        let expected = elements_per_count(&full, t, m);
+        // The last count is told apart only by sums without heap t: a lower bound, maybe less.
+        assert_eq!(
+            b.classes[..m as usize],
+            expected[..m as usize],
+            "{code} {t}"
+        );
+        assert!(b.classes[m as usize] <= expected[m as usize], "{code} {t}");
+        assert!(b.lower_bound() <= full.order());
+    }
+}
+
+#[test]
+fn relative_bounds_refuse_bad_input_and_stop_on_interrupt() {
+    let mut opts = lists("0.07", 12);
+    opts.push(vec![]); // heap 13 with no move
+    assert!(matches!(
+        relative_bounds(&opts, 2, &NoControl),
+        Err(Error::Invalid(_))
+    ));
+    assert!(matches!(
+        relative_bounds(&[], 2, &NoControl),
+        Err(Error::Invalid(_))
+    ));
+    let opts = lists("0.07", 14);
+    for at in [0, 5, 20] {
+        let c = InterruptOnce {
+            calls: 0.into(),
+            at,
+        };
+        assert!(
+            matches!(relative_bounds(&opts, 2, &c), Err(Error::Interrupted)),
+            "{at}"
+        );
+    }
+}
