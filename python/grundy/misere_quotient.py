@@ -828,7 +828,7 @@ class QuotientBounds:
 
     @property
     def lower_bound(self) -> int:
-        """The best bound: the quotient of heaps up to ``heap`` has at least this many elements.
+        """The best bound, the largest count of classes (the quotient has at least as many elements).
 
         Returns
         -------

@@ -86,6 +86,9 @@ const MAX_GUESS_STATES: usize = 1 << 22;
 /// Outcomes memoised before the learner gives up (about 60 bytes each).
 const MAX_MEMO: usize = 1 << 26;
 
+/// Outcomes memoised between two checks that the memory left holds the next as many.
+const MEMO_CHUNK: usize = 1 << 20;
+
 /// A finite commutative monoid with a P-portion, as a multiplication table. Element 0 is the
 /// identity.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -562,6 +565,12 @@ impl Oracle<'_> {
                 requested: (self.memo.len() as u64) * 64,
                 available: (MAX_MEMO as u64) * 64,
             });
+        }
+        if self.memo.len() % MEMO_CHUNK == MEMO_CHUNK - 1 {
+            // The cap alone can outgrow a small machine (guesses with many freed heaps fill it):
+            // the next chunk must still fit, so that the search ends in Error::Memory rather
+            // than in the operating system's out-of-memory killer.
+            crate::memory::check((MEMO_CHUNK * 128) as u64)?;
         }
         if self.guess {
             self.open.remove(pos);
