@@ -360,6 +360,40 @@ impl Quotient {
     }
 }
 
+/// Moore's refinement of a complete automaton whose state `s` moves to `delta[s * k + a]` by
+/// letter `a`: states stay together while their acceptance and the classes of their successors
+/// agree. Returns each state's class, numbered in order of first state (state 0's class is 0),
+/// and the number of classes. `check` is polled every round.
+fn minimise(
+    accept: &[bool],
+    delta: &[u32],
+    k: usize,
+    mut check: impl FnMut() -> Result<()>,
+) -> Result<(Vec<u32>, usize)> {
+    let first = accept.first().copied().unwrap_or(false);
+    let mut class: Vec<u32> = accept.iter().map(|&a| u32::from(a != first)).collect();
+    let mut count = 1 + usize::from(accept.iter().any(|&a| a != first));
+    let mut sig = Vec::with_capacity(k + 1);
+    loop {
+        check()?;
+        let mut ids: FxMap<Vec<u32>, u32> = FxMap::default();
+        let mut next = Vec::with_capacity(accept.len());
+        for s in 0..accept.len() {
+            sig.clear();
+            sig.push(class[s]);
+            sig.extend(delta[s * k..(s + 1) * k].iter().map(|&t| class[t as usize]));
+            let fresh = ids.len() as u32;
+            next.push(*ids.entry(sig.clone()).or_insert(fresh));
+        }
+        let done = ids.len() == count;
+        count = ids.len();
+        class = next;
+        if done {
+            return Ok((class, count));
+        }
+    }
+}
+
 /// The option lists checked (each option a sorted list of smaller heaps) and with the heaps
 /// that have no move left out: they change nothing in a misère sum, so the search skips them.
 fn live_options(opts: &[Vec<Vec<u32>>]) -> Result<Vec<Vec<Vec<u32>>>> {
@@ -1157,6 +1191,24 @@ struct Proven {
     growth: Vec<(u32, usize)>,
 }
 
+impl Proven {
+    /// Nothing placed yet: the trivial monoid, whose proof has reached the empty sum only.
+    fn new(heaps: usize) -> Self {
+        Proven {
+            q: Monoid {
+                m: 1,
+                mul: vec![0],
+                p: vec![false],
+            },
+            phi: Vec::with_capacity(heaps),
+            by_wins: FxMap::default(),
+            letters: Vec::new(),
+            reached: vec![(0, vec![0u64; 1].into_boxed_slice())],
+            growth: Vec::new(),
+        }
+    }
+}
+
 struct Builder<'a> {
     opts: &'a [Vec<Vec<u32>>],
     ctl: &'a dyn Control,
@@ -1210,18 +1262,7 @@ impl<'a> Builder<'a> {
     }
 
     fn run(mut self) -> std::result::Result<Quotient, Box<Stopped>> {
-        let mut st = Proven {
-            q: Monoid {
-                m: 1,
-                mul: vec![0],
-                p: vec![false],
-            },
-            phi: Vec::with_capacity(self.opts.len()),
-            by_wins: FxMap::default(),
-            letters: Vec::new(),
-            reached: vec![(0, vec![0u64; 1].into_boxed_slice())],
-            growth: Vec::new(),
-        };
+        let mut st = Proven::new(self.opts.len());
         for n in 0..self.opts.len() {
             if let Err(error) = self.place(n, &mut st) {
                 // Every heap below n is placed and proven in `st`.
@@ -1496,34 +1537,9 @@ impl<'a> Builder<'a> {
             sum.sort_unstable();
             accept.push(self.oracle.is_p(&sum)?);
         }
-        // Moore's refinement: states stay together while their outcomes and the classes of
-        // their successors agree. Classes are numbered in order of their first state, so the
-        // empty sum's class is 0.
-        let mut class: Vec<u32> = Vec::with_capacity(states.len());
-        {
-            let first = accept[0];
-            class.extend(accept.iter().map(|&a| u32::from(a != first)));
-        }
-        let mut count = 1 + u32::from(accept.iter().any(|&a| a != accept[0])) as usize;
-        loop {
-            self.ctl.check(n as u64, self.opts.len() as u64)?;
-            let mut ids: FxMap<Vec<u32>, u32> = FxMap::default();
-            let mut next = Vec::with_capacity(states.len());
-            let mut sig = Vec::with_capacity(k + 1);
-            for s in 0..states.len() {
-                sig.clear();
-                sig.push(class[s]);
-                sig.extend(delta[s * k..(s + 1) * k].iter().map(|&t| class[t as usize]));
-                let fresh = ids.len() as u32;
-                next.push(*ids.entry(sig.clone()).or_insert(fresh));
-            }
-            let done = ids.len() == count;
-            count = ids.len();
-            class = next;
-            if done {
-                break;
-            }
-        }
+        let (class, count) = minimise(&accept, &delta, k, || {
+            self.ctl.check(n as u64, self.opts.len() as u64)
+        })?;
         // The monoid of the minimal automaton: each class has an access word (breadth-first
         // from the empty sum), and column b of the table is column parent(b) moved by b's last
         // move.

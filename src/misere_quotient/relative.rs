@@ -94,99 +94,69 @@ pub fn relative_bounds(
 }
 
 /// The classes, per copy count `c ≤ m`, of the minimal automaton over the pairs (element, `c`)
-/// reachable from the empty sum, with a sink past `m` copies (Moore's refinement). Letters are
-/// the elements `gens` of the smaller heaps and `t`, the element of the new heap.
-fn classes_per_count(q: &Monoid, gens: &[u32], t: u32, m: u32) -> Vec<usize> {
-    // States: (x, c) reachable from (0, 0); sink = last.
+/// reachable from the empty sum, with a sink past `m` copies. Letters are the elements `gens`
+/// of the smaller heaps and `t`, the element of the new heap.
+fn classes_per_count(
+    q: &Monoid,
+    gens: &[u32],
+    t: u32,
+    m: u32,
+    ctl: &dyn Control,
+    heap: u64,
+) -> Result<Vec<usize>> {
     let mut states: Vec<(u32, u32)> = vec![(0, 0)];
-    let mut index: FxMap<(u32, u32), usize> = FxMap::default();
+    let mut index: FxMap<(u32, u32), u32> = FxMap::default();
     index.insert((0, 0), 0);
     let k = gens.len() + 1;
-    let mut delta: Vec<usize> = Vec::new();
+    // A copy past m goes to the sink, numbered once every state is known.
+    const SINK: u32 = u32::MAX;
+    let mut delta: Vec<u32> = Vec::new();
     let mut head = 0;
     while head < states.len() {
         let (x, c) = states[head];
         for a in 0..k {
-            let next = if a < gens.len() {
-                Some((q.mul(x, gens[a]), c))
-            } else if c < m {
-                Some((q.mul(x, t), c + 1))
-            } else {
-                None
+            let next = match gens.get(a) {
+                Some(&g) => (q.mul(x, g), c),
+                None if c < m => (q.mul(x, t), c + 1),
+                None => {
+                    delta.push(SINK);
+                    continue;
+                }
             };
-            let id = match next {
-                None => usize::MAX,
-                Some(s) => *index.entry(s).or_insert_with(|| {
-                    states.push(s);
-                    states.len() - 1
-                }),
-            };
-            delta.push(id);
+            delta.push(*index.entry(next).or_insert_with(|| {
+                states.push(next);
+                states.len() as u32 - 1
+            }));
         }
         head += 1;
     }
-    let sink = states.len();
-    let n = sink + 1;
-    let target = |s: usize, a: usize| -> usize {
-        if s == sink {
-            sink
-        } else {
-            let t = delta[s * k + a];
-            if t == usize::MAX {
-                sink
-            } else {
-                t
-            }
-        }
-    };
-    let accept = |s: usize| s != sink && q.p[states[s].0 as usize];
-    let mut class: Vec<u32> = (0..n).map(|s| u32::from(accept(s))).collect();
-    let mut count = 0;
-    loop {
-        let mut ids: FxMap<Vec<u32>, u32> = FxMap::default();
-        let mut next = Vec::with_capacity(n);
-        for s in 0..n {
-            let mut sig = vec![class[s]];
-            sig.extend((0..k).map(|a| class[target(s, a)]));
-            let fresh = ids.len() as u32;
-            next.push(*ids.entry(sig).or_insert(fresh));
-        }
-        let c = ids.len();
-        class = next;
-        if c == count {
-            break;
-        }
-        count = c;
-    }
-    (0..=m)
+    let sink = states.len() as u32;
+    delta
+        .iter_mut()
+        .filter(|t| **t == SINK)
+        .for_each(|t| *t = sink);
+    delta.extend(std::iter::repeat_n(sink, k));
+    let mut accept: Vec<bool> = states.iter().map(|&(x, _)| q.p[x as usize]).collect();
+    accept.push(false);
+    let (class, _) = minimise(&accept, &delta, k, || ctl.check(heap, heap + 1))?;
+    Ok((0..=m)
         .map(|c| {
-            let mut seen: FxSet<u32> = FxSet::default();
-            for (s, &(_, cc)) in states.iter().enumerate() {
-                if cc == c {
-                    seen.insert(class[s]);
-                }
-            }
+            let seen: FxSet<u32> = states
+                .iter()
+                .zip(&class)
+                .filter(|((_, cc), _)| *cc == c)
+                .map(|(_, &cl)| cl)
+                .collect();
             seen.len()
         })
-        .collect()
+        .collect())
 }
 
 impl Builder<'_> {
     /// Places the heaps below `t`, then learns and proves a guess for the sums with at most
     /// `m` copies of heap `t`, and counts its classes per copy count.
     fn relative(&mut self, t: usize, m: u32) -> Result<RelativeBounds> {
-        let mut st = Proven {
-            q: Monoid {
-                m: 1,
-                mul: vec![0],
-                p: vec![false],
-            },
-            phi: Vec::with_capacity(t),
-            by_wins: FxMap::default(),
-            letters: Vec::new(),
-            reached: vec![(0, vec![0u64; 1].into_boxed_slice())],
-            growth: Vec::new(),
-        };
+        let mut st = Proven::new(t);
         for n in 0..t {
             self.place(n, &mut st)?;
         }
@@ -245,7 +215,7 @@ impl Builder<'_> {
                     heap: n,
                     copies: m,
                     below: st.q.m,
-                    classes: classes_per_count(&q, &gens, phi[t], m),
+                    classes: classes_per_count(&q, &gens, phi[t], m, self.ctl, at.0)?,
                     refutations: round,
                     proof_states: reached.len(),
                 });
