@@ -733,10 +733,7 @@ def misere_quotient(
     ...     (e.quotient.max_heap, e.quotient.order)
     (24, 24)
     """
-    from .games import Game
-
-    if not isinstance(game, Game) or not hasattr(game, "_heap_rule"):
-        raise TypeError(f"misère quotients are computed for heap games, not {type(game).__name__}")
+    _check_heap_game(game)
     top = as_count(max_heap, "max_heap")
     bound = None if max_order is None else as_count(max_order, "max_order")
     if bound == 0:
@@ -751,17 +748,31 @@ def misere_quotient(
         bar.close()
 
 
+def _check_heap_game(game: Any) -> None:
+    """TypeError unless ``game`` is a heap game (the only games with misère quotients here)."""
+    from .games import Game
+
+    if not isinstance(game, Game) or not hasattr(game, "_heap_rule"):
+        raise TypeError(f"misère quotients are computed for heap games, not {type(game).__name__}")
+
+
+def _core_rule(game: Game, top: int) -> Any:
+    """The rule the core builds from: the game's own, or a table of options for a rule in Python."""
+    rule = game._heap_rule()
+    if rule is None:
+        from ._misere import option_table
+
+        rule = option_table(game, top, max(top, 1))
+    return rule
+
+
 def _build(game: Game, top: int, progress: Any, max_order: int | None = None) -> MisereQuotient:
     """Build the quotient in the core (a table of options for rules written in Python) and cache it.
 
     A build that stops raises with the quotient of the heaps before, as ``.quotient`` (see
     :func:`misere_quotient`), cached too.
     """
-    rule = game._heap_rule()
-    if rule is None:
-        from ._misere import option_table
-
-        rule = option_table(game, top, max(top, 1))
+    rule = _core_rule(game, top)
     try:
         core = _core.misere_quotient(rule, top, progress, max_order)
     except BaseException as e:
@@ -887,17 +898,10 @@ def misere_quotient_bounds(game: Game, heap: int, copies: int) -> QuotientBounds
     >>> b.below, b.classes            # the full quotient at heap 27 has 32 + 8 elements
     (32, (32, 8, 8))
     """
-    from .games import Game
-
-    if not isinstance(game, Game) or not hasattr(game, "_heap_rule"):
-        raise TypeError(f"misère quotients are computed for heap games, not {type(game).__name__}")
+    _check_heap_game(game)
     top = as_count(heap, "heap")
     m = as_count(copies, "copies")
-    rule = game._heap_rule()
-    if rule is None:
-        from ._misere import option_table
-
-        rule = option_table(game, top, max(top, 1))
+    rule = _core_rule(game, top)
     below, classes, refutations, states = _core.misere_quotient_bounds(rule, top, m)
     return QuotientBounds(top, m, below, tuple(classes), refutations, states)
 
