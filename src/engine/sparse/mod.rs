@@ -83,7 +83,7 @@
 
 use super::blocks::{simd_available, Reversed, Want};
 use super::sparse_mask::{bits_for, Histogram, SparseMask, HIST_BITS};
-use super::{Control, Step, StepResult, Stop, Val, POLL_INTERVAL};
+use super::{Control, Step, StepResult, Stop, Val, POLL_INTERVAL, RESUME_CHECK};
 use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
 use crate::sparse_space::SparseSpace;
@@ -1253,6 +1253,14 @@ impl TakeAndBreakSparse {
 impl Step for TakeAndBreakSparse {
     fn theorem(&self) -> crate::periodicity::Theorem {
         super::take_and_break::theorem(self.rule())
+    }
+
+    /// Every piece of state (histogram, mask, rare heaps, reversed copy) is derived from the
+    /// values by `sync` and `reevaluate` at the next call, so seeding costs a pass over them:
+    /// only the last values are recomputed, as a check (replaying all was slower than a fresh run).
+    fn resume<T: Val>(&mut self, g: &[T]) -> Result<usize> {
+        self.reset();
+        Ok(g.len().saturating_sub(RESUME_CHECK))
     }
 
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
