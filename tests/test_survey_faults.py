@@ -187,3 +187,25 @@ def test_a_survey_stopped_by_an_error_stops_its_other_games():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "RuntimeError: a bug" in done.stderr
+
+
+def test_ctrl_c_stops_the_games_on_a_dask_cluster(tmp_path):
+    """Dask cannot stop a running task when its future is cancelled: the game sees the survey's stop
+    signal instead, so the worker is free at once (it computed 0.6 for minutes)."""
+    distributed = pytest.importorskip("distributed")
+    path = str(tmp_path / "s.sqlite")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+
+        def interrupt():
+            wait_for_rows(path, 1)
+            time.sleep(0.3)
+            os.kill(os.getpid(), signal.SIGINT)
+
+        t = threading.Thread(target=interrupt)
+        t.start()
+        with pytest.warns(UserWarning, match="interrupted"):
+            df = gr.survey(["0.77", "0.6"], max_n=2**27, executor=client, store=path, progress=False)
+        t.join()
+        assert df.attrs["interrupted"] and df.code.tolist() == ["0.77"]
+        assert client.submit(abs, -1, pure=False).result(timeout=30) == 1  # the one worker thread is free

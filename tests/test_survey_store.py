@@ -161,7 +161,8 @@ def old_layout(path):
                 max_n INTEGER NOT NULL, timeout REAL, fingerprint TEXT);
         """)
         db.execute(
-            "INSERT INTO games VALUES ('0.77', 'proven', 71, 12, 0, 1, 8, NULL, NULL, NULL, 1024, 0.1, ?, 1024, NULL, ?)",
+            "INSERT INTO games VALUES "
+            "('0.77', 'proven', 71, 12, 0, 1, 8, NULL, NULL, NULL, 1024, 0.1, ?, 1024, NULL, ?)",
             (json.dumps({"type": "take_and_break", "code": "0.77"}), json.dumps([[1024, "0" * 64]])),
         )
     db.close()
