@@ -319,3 +319,12 @@ def test_an_infinite_timeout_is_no_timeout():
     a = gr.survey(["0.77", "0.6"], max_n=2**11, timeout=float("inf"), progress=False)
     b = gr.survey(["0.77", "0.6"], max_n=2**11, progress=False)
     pd.testing.assert_frame_equal(a.drop(columns="seconds"), b.drop(columns="seconds"))
+
+
+def test_a_surveyed_game_object_is_left_as_it_was():
+    """The survey ran the caller's game through its own run (deadline, stop signal): once the survey
+    is over, that game computes as before (it raised the survey's stop or timeout)."""
+    game = gr.Subtraction(allowed=lambda n, k: k in (1, 4))
+    gr.survey([game], max_n=2**10, timeout=60, progress=False)
+    assert "_run" not in vars(game)
+    assert game.values(2000).tolist() == gr.Subtraction([1, 4]).values(2000).tolist()

@@ -478,6 +478,8 @@ def survey_one(
     except GAME_ERRORS as e:  # a game that cannot be computed: a row saying why; the survey goes on
         row.update(status="error", error=f"{type(e).__name__}: {e}")
     finally:
+        if game is not None:
+            vars(game).pop("_run", None)  # a game given as an object is the caller's: as it was
         if watch is not None:
             watch.close()
         with _PARENT_LOCK:
