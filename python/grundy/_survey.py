@@ -221,12 +221,12 @@ class _StopSignal:
         if event is not None:
             event.set()
         if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(self.path)
             if fcntl is not None:  # explicitly: a forked worker may share the lock's file description
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)  # without fcntl (Windows) its absence is the signal
 
     def watch(self) -> _StopWatch:
         """What a game polls (in a worker)."""
@@ -238,6 +238,7 @@ class _StopWatch:
 
     def __init__(self, signal: _StopSignal) -> None:
         self.pid = signal.pid
+        self.path = signal.path
         self.event: threading.Event | None = None
         self.fd: int | None = None
         self.done = False
@@ -251,6 +252,9 @@ class _StopWatch:
         else:
             if os.getppid() == signal.pid:  # a worker process of the driver's (ProcessPoolExecutor)
                 _exit_with_parent(signal.pid)
+            if fcntl is None:  # pragma: no cover (Windows: an open file could not be removed)
+                self.done = not os.path.exists(signal.path)
+                return
             try:
                 self.fd = os.open(signal.path, os.O_RDONLY)
             except FileNotFoundError:
@@ -263,17 +267,16 @@ class _StopWatch:
             return self.done
         if self.event is not None:
             self.done = self.event.is_set()
+        elif fcntl is None:  # pragma: no cover (Windows)
+            self.done = not os.path.exists(self.path)
         elif self.fd is not None:
-            if fcntl is None:  # pragma: no cover
-                self.done = not os.path.exists(f"/proc/{self.pid}")
-            else:
-                try:
-                    fcntl.flock(self.fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    self.done = not _alive(self.pid)
-                else:  # free: the driver let go or died
-                    fcntl.flock(self.fd, fcntl.LOCK_UN)
-                    self.done = True
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self.done = not _alive(self.pid)
+            else:  # free: the driver let go or died
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+                self.done = True
         return self.done
 
     def close(self) -> None:

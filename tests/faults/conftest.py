@@ -44,6 +44,11 @@ def seed() -> int:
     return int(os.environ.get("GRUNDY_FAULT_SEED", "0"))
 
 
+def rng(name: str) -> random.Random:
+    """The random moments of one test: the same for the same seed."""
+    return random.Random(f"{name}-{seed()}")
+
+
 @dataclass
 class Outcome:
     """What happened to a signalled target."""
@@ -79,8 +84,7 @@ def signal_target(
     """
     marker = tmp_path / f"{name}.started"
     log_path = tmp_path / f"{name}.log"
-    rng = random.Random(f"{name}-{seed()}")
-    wait = rng.uniform(*delay)
+    wait = rng(name).uniform(*delay)
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-c", PRELUDE.format(marker=str(marker)) + code],

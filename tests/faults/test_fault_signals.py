@@ -14,7 +14,7 @@ import sqlite3
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import signal_target
+from conftest import rng, signal_target
 
 import grundy as gr
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 SIGNALS = [pytest.param(signal.SIGINT, id="SIGINT"), pytest.param(signal.SIGKILL, id="SIGKILL")]
 
 # -- values and periodicity ----------------------------------------------------------------------------
-PERIOD_CODE, PERIOD_MAX_N = "0.6", 2**19  # no period: the search runs to max_n (about 1.5 s)
+PERIOD_CODE, PERIOD_MAX_N = "0.6", 2**20  # no period: the search runs to max_n (1 to 3 s)
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,8 @@ def test_periodicity_with_a_checkpoint(tmp_path, sig, clean_periodicity):
         "started()\n"
         f"g.periodicity(max_n={PERIOD_MAX_N}, checkpoint={str(path)!r}, checkpoint_every=0.1, progress=False)\n"
     )
-    signal_target(tmp_path, code, sig, (0.05, 1.0), f"periodicity-{sig.name}")
+    # From its first checkpoint (after 0.1 s) on: a moment of the search, not of its start.
+    signal_target(tmp_path, code, sig, (0.0, 0.3), f"periodicity-{sig.name}", path.exists)
     p, values = clean_periodicity
     if sig == signal.SIGINT:
         assert path.exists()  # Ctrl-C writes a last checkpoint
@@ -83,11 +84,19 @@ def check_store_resumes(store, clean):
     assert (gr.load_survey(store).computed == 1).all()  # no finished game was computed twice
 
 
+def after_rows(store, name):
+    """Ready once a random number of the family's rows (seeded) are stored: a moment of the survey
+    whatever the machine's speed."""
+    rows = rng(f"{name}-rows").randrange(1, 48)
+    return lambda: stored_rows(store) >= rows
+
+
 @pytest.mark.parametrize("sig", SIGNALS)
 def test_survey_in_process(tmp_path, sig, clean_survey):
     store = tmp_path / "s.sqlite"
     code = f"started()\ngr.survey({FAMILY!r}, max_n={SURVEY_MAX_N}, store={str(store)!r}, threads=2, progress=False)\n"
-    signal_target(tmp_path, code, sig, (0.05, 1.0), f"survey-{sig.name}")
+    name = f"survey-{sig.name}"
+    signal_target(tmp_path, code, sig, (0.0, 0.02), name, after_rows(store, name))
     check_store_resumes(store, clean_survey)
 
 
@@ -102,10 +111,11 @@ def test_survey_in_worker_processes(tmp_path, sig, clean_survey):
         "    started()\n"
         f"    gr.survey({FAMILY!r}, max_n={SURVEY_MAX_N}, store={str(store)!r}, executor=ex, progress=False)\n"
     )
-    # Signalled once a row is stored, so that both workers have had games (a ProcessPoolExecutor
+    # Signalled once rows are stored, so that both workers have had games (a ProcessPoolExecutor
     # whose owner is killed before any survey game reached a worker leaves that worker waiting for
     # work: CPython's behaviour, with no grundy code in the worker to notice).
-    signal_target(tmp_path, code, sig, (0.0, 0.5), f"survey-processes-{sig.name}", lambda: stored_rows(store) > 0)
+    name = f"survey-processes-{sig.name}"
+    signal_target(tmp_path, code, sig, (0.0, 0.02), name, after_rows(store, name))
     check_store_resumes(store, clean_survey)
 
 
@@ -124,4 +134,4 @@ def test_state_game(tmp_path, sig):
         "started()\n"
         "g.value(2**20 - 1)\n"
     )
-    signal_target(tmp_path, code, sig, (0.05, 1.5), f"state-game-{sig.name}")
+    signal_target(tmp_path, code, sig, (0.05, 0.8), f"state-game-{sig.name}")
