@@ -83,7 +83,7 @@
 
 use super::blocks::{simd_available, Reversed, Want};
 use super::sparse_mask::{bits_for, Histogram, SparseMask, HIST_BITS};
-use super::{Control, Step, StepResult, Stop, Val, POLL_INTERVAL, RESUME_CHECK};
+use super::{Control, Step, StepResult, Stop, Val, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
 use crate::sparse_space::SparseSpace;
@@ -1260,7 +1260,7 @@ impl Step for TakeAndBreakSparse {
     /// only the last values are recomputed, as a check (replaying all was slower than a fresh run).
     fn resume<T: Val>(&mut self, g: &[T]) -> Result<usize> {
         self.reset();
-        Ok(g.len().saturating_sub(RESUME_CHECK))
+        Ok(g.len().saturating_sub(super::RESUME_CHECK))
     }
 
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
