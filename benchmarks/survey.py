@@ -5,6 +5,8 @@
     python benchmarks/survey.py cluster                      # "0.???" at 2^20 on a distributed.LocalCluster
     python benchmarks/survey.py cluster --pattern "0.???" --max-n 65536 --workers 2
     python benchmarks/survey.py cluster --timeout 20 --csv rows.csv   # per-game limit; the rows kept
+    python benchmarks/survey.py load                         # gr.load / resuming 2^20 values, against computing them
+    python benchmarks/survey.py load --max-n 4194304 --pattern "0.6,4!.0,0.77"
 
 The games run in worker processes (spawned, or Dask worker processes), so the driver's memory is
 the survey's own: rows and fingerprints, never value arrays. The projection schedules the measured
@@ -64,17 +66,53 @@ def run(pattern: str, max_n: int, executor, workers: int, project: int,
         df.to_csv(csv)
 
 
+def load(codes: list[str], n: int) -> None:
+    """Computing n values against reading them back: gr.load, and resuming from a checkpoint.
+
+    A load should cost about what reading the file and checking its hash cost ("read"): the
+    engine's state is rebuilt from the values, and only the last few are recomputed as a check.
+    """
+    import os
+    import tempfile
+
+    from grundy import _checkpoint
+
+    print(f"{n} values; seconds (one run each)")
+    print(f"{'game':>8} {'compute':>9} {'save':>7} {'read+hash':>10} {'gr.load':>8} {'resume':>8}")
+    with tempfile.TemporaryDirectory() as d:
+        for code in codes:
+            path = os.path.join(d, "g.npz")
+            g = gr.TakeAndBreak(code)
+            t0 = time.perf_counter()
+            g.values(n, progress=False)
+            t1 = time.perf_counter()
+            gr.save(g, path)
+            t2 = time.perf_counter()
+            _checkpoint._read(path)
+            t3 = time.perf_counter()
+            h = gr.load(path)
+            t4 = time.perf_counter()
+            r = gr.TakeAndBreak(code)
+            r.values(n, checkpoint=path, progress=False)  # resumes from the file, computes nothing
+            t5 = time.perf_counter()
+            assert h.computed == r.computed == n
+            print(f"{code:>8} {t1 - t0:9.3f} {t2 - t1:7.3f} {t3 - t2:10.3f} {t4 - t3:8.3f} {t5 - t4:8.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["family", "cluster"])
-    ap.add_argument("--pattern", default=None, help='default "0.????" (family) or "0.???" (cluster)')
-    ap.add_argument("--max-n", type=int, default=None, help="default 2^12 (family) or 2^20 (cluster)")
+    ap.add_argument("what", choices=["family", "cluster", "load"])
+    ap.add_argument("--pattern", default=None,
+                    help='default "0.????" (family), "0.???" (cluster), "0.6,4!.0" (load: codes)')
+    ap.add_argument("--max-n", type=int, default=None, help="default 2^12 (family) or 2^20 (cluster, load)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--project", type=int, default=64, help="project the measured times to this many workers")
     ap.add_argument("--timeout", type=float, default=None, help="per-game limit in seconds (a row says so)")
     ap.add_argument("--csv", default=None, help="write the survey's rows to this file")
     args = ap.parse_args()
-    if args.what == "family":
+    if args.what == "load":
+        load((args.pattern or "0.6,4!.0").split(","), args.max_n or 2**20)
+    elif args.what == "family":
         pattern, max_n = args.pattern or "0.????", args.max_n or 2**12
         ctx = multiprocessing.get_context("spawn")
         with concurrent.futures.ProcessPoolExecutor(args.workers, mp_context=ctx) as ex:

@@ -419,3 +419,50 @@ def test_sparse_engine_resumes_from_a_checkpoint(tmp_path):
     resumed = gr.grundys_game().values(120_000, checkpoint=path)
     assert np.array_equal(resumed, gr.grundys_game().values(120_000))
     assert np.array_equal(resumed[:20_000], gr.TakeAndBreak("4!.0", engine="exact").values(20_000))
+
+
+def test_loading_rebuilds_the_sparse_engine_without_replaying(tmp_path):
+    """Issue 32, fault 6: gr.load replayed every value one by one (slower than computing them).
+
+    Counted, not timed: the core reports progress while it replays, and now it replays nothing
+    but the last few values, so a progress callback given to the seeding is never called.
+    """
+    path = tmp_path / "g.npz"
+    g = gr.grundys_game()
+    g.values(2**17)
+    gr.save(g, path)
+    calls = []
+    values = gio._checkpoint._read(path)[1]
+    fresh = gr.grundys_game()
+    fresh._seq.seed(np.ascontiguousarray(values, dtype=np.uint32), progress=lambda done, total: calls.append(done))
+    assert calls == []
+    assert np.array_equal(fresh.values(2**17 + 5000), gr.grundys_game().values(2**17 + 5000))
+
+
+def _unchanged(path):
+    st = os.stat(path)
+    return path.read_bytes(), st.st_mtime_ns, st.st_mode, sorted(os.listdir(path.parent))
+
+
+def test_read_only_files_load_and_stay_unchanged(tmp_path):
+    path = tmp_path / "k.npz"
+    gr.save(_with_values(gr.kayles(), 500, period=True), path)
+    os.chmod(path, 0o444)
+    before = _unchanged(path)
+    g = gr.load(path)
+    assert g.computed >= 500 and g.known_periodicity.period == 12
+    assert _unchanged(path) == before
+
+
+def test_a_read_only_checkpoint_is_refused_before_computing_and_left_unchanged(tmp_path):
+    path = tmp_path / "ck.npz"
+    gr.grundys_game().values(3000, checkpoint=path)
+    os.chmod(path, 0o444)
+    before = _unchanged(path)
+    g = gr.grundys_game()
+    for call in (lambda: g.values(6000, checkpoint=path), lambda: g.periodicity(max_n=6000, checkpoint=path)):
+        with pytest.raises(PermissionError, match="read-only"):
+            call()
+        assert _unchanged(path) == before and g.computed == 0
+    os.chmod(path, 0o644)  # writable again: it resumes
+    assert np.array_equal(g.values(6000, checkpoint=path), gr.grundys_game().values(6000))

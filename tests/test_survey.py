@@ -282,3 +282,49 @@ def test_timeout_rows_keep_a_checkpoint_and_resume(tmp_path):
     longer = gr.survey(["0.106"], max_n=2**24, timeout=2.0, store=path, progress=False)
     # Recomputed (more time), starting from the checkpoint: it never ends below where it was.
     assert longer.attrs["computed"] == 1 and longer.checked_to[0] >= a.checked_to[0]
+
+
+def test_a_failing_game_gets_an_error_row_and_the_survey_goes_on():
+    """Issue 32, fault 7: a looping HeapGame aborted the survey with no table."""
+    looping = gr.HeapGame(lambda n: [(n,)])
+    df = gr.survey(["0.77", looping, "0.07"], max_n=2**10, progress=False)
+    assert df.status.tolist() == ["proven", "error", "proven"]
+    assert "smaller heaps" in df.error[1]  # the game's own message, after its exception's name
+    assert pd.isna(df.error[0]) and pd.isna(df.period[1]) and pd.isna(df.same_as[1])
+
+
+def test_arguments_are_checked_before_any_game_runs():
+    """Issue 32, faults 3 and 9: max_n=2**70 and threads=0 were accepted."""
+    def never(n, k):
+        raise AssertionError("a game ran")
+
+    games = [gr.Subtraction(allowed=never)]
+    with pytest.raises(gr.GrundyError, match="max_n") as e:
+        gr.survey(games, max_n=2**70)
+    assert isinstance(e.value, ValueError)
+    with pytest.raises(ValueError, match="threads"):
+        gr.survey(games, threads=0)
+    with pytest.raises(TypeError, match="threads"):
+        gr.survey(games, threads=1.5)
+    for bad in (0, -1.0, float("-inf"), float("nan")):
+        with pytest.raises(gr.GrundyError, match="timeout") as e:
+            gr.survey(games, timeout=bad)
+        assert isinstance(e.value, ValueError)
+    with pytest.raises(ValueError, match="nan"):
+        gr.survey(games, timeout=float("nan"))
+
+
+def test_an_infinite_timeout_is_no_timeout():
+    """Issue 32, fault 9: timeout=inf was called "not positive"; it means no limit, as None does."""
+    a = gr.survey(["0.77", "0.6"], max_n=2**11, timeout=float("inf"), progress=False)
+    b = gr.survey(["0.77", "0.6"], max_n=2**11, progress=False)
+    pd.testing.assert_frame_equal(a.drop(columns="seconds"), b.drop(columns="seconds"))
+
+
+def test_a_surveyed_game_object_is_left_as_it_was():
+    """The survey ran the caller's game through its own run (deadline, stop signal): once the survey
+    is over, that game computes as before (it raised the survey's stop or timeout)."""
+    game = gr.Subtraction(allowed=lambda n, k: k in (1, 4))
+    gr.survey([game], max_n=2**10, timeout=60, progress=False)
+    assert "_run" not in vars(game)
+    assert game.values(2000).tolist() == gr.Subtraction([1, 4]).values(2000).tolist()

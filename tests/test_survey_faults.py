@@ -139,3 +139,73 @@ def test_waiting_on_dask_futures_does_not_grow_the_driver():
         while len(seen) < len(futures) and time.monotonic() < deadline:
             seen += quick.ready({f: futures[f] for f in futures if f not in seen})
         assert sorted(f.result() for f in seen) == list(range(8))
+
+
+# -- Ctrl-C stops every game of the survey (issue 32, fault 3) --------------------------------------
+LONG = ["0.6", "0.77"]  # 0.6 has no period: at 2^27 it runs for minutes
+
+IN_PROCESS = f"gr.survey({LONG!r}, max_n=2**27, store={{store!r}}, threads=2, progress=False)"
+IN_WORKERS = (
+    "import concurrent.futures, multiprocessing\n"
+    "with concurrent.futures.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context('spawn')) as ex:\n"
+    f"    df = gr.survey({LONG!r}, max_n=2**27, store={{store!r}}, executor=ex, progress=False)\n"
+)
+
+
+@pytest.mark.parametrize("target", [IN_PROCESS, IN_WORKERS], ids=["threads", "worker-processes"])
+def test_ctrl_c_stops_the_games_in_flight(tmp_path, target):
+    """After Ctrl-C the survey returns and no game goes on: the interpreter exits at once (it waited
+    for the thread computing 0.6, and a worker process went on computing it)."""
+    import psutil
+
+    store = str(tmp_path / "s.sqlite")
+    script = "import warnings\nwarnings.simplefilter('ignore')\nimport grundy as gr\n" + target.format(store=store)
+    proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
+    try:
+        wait_for_rows(store, 1, proc)  # 0.77 is stored; 0.6 runs
+        time.sleep(0.3)
+        family = psutil.Process(proc.pid).children(recursive=True)
+        proc.send_signal(signal.SIGINT)  # the driver alone, as Jupyter's interrupt
+        assert proc.wait(timeout=10) == 0  # the survey returned its table, and the script ended
+        _, alive = psutil.wait_procs(family, timeout=5)
+        assert not alive
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert stored_rows(store) == 1
+
+
+def test_a_survey_stopped_by_an_error_stops_its_other_games():
+    """An unexpected error of one game propagates at once: the game in flight (0.6, for minutes)
+    does not keep the interpreter from exiting."""
+    script = (
+        "import grundy as gr\n"
+        "def boom(n, k):\n"
+        "    raise RuntimeError('a bug, not a game error')\n"
+        "gr.survey(['0.6', gr.Subtraction(allowed=boom)], max_n=2**27, threads=2, progress=False)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "RuntimeError: a bug" in done.stderr
+
+
+def test_ctrl_c_stops_the_games_on_a_dask_cluster(tmp_path):
+    """Dask cannot stop a running task when its future is cancelled: the game sees the survey's stop
+    signal instead, so the worker is free at once (it computed 0.6 for minutes)."""
+    distributed = pytest.importorskip("distributed")
+    path = str(tmp_path / "s.sqlite")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+
+        def interrupt():
+            wait_for_rows(path, 1)
+            time.sleep(0.3)
+            os.kill(os.getpid(), signal.SIGINT)
+
+        t = threading.Thread(target=interrupt)
+        t.start()
+        with pytest.warns(UserWarning, match="interrupted"):
+            df = gr.survey(["0.77", "0.6"], max_n=2**27, executor=client, store=path, progress=False)
+        t.join()
+        assert df.attrs["interrupted"] and df.code.tolist() == ["0.77"]
+        assert client.submit(abs, -1, pure=False).result(timeout=30) == 1  # the one worker thread is free

@@ -222,6 +222,23 @@ def _resume(game: Game, path: str) -> int:
 
 
 # -- writing ------------------------------------------------------------------------------------
+def check_writable(path: str) -> None:
+    """PermissionError now, before any computing, for a checkpoint that could not be written later.
+
+    A file without write permission (``chmod 444``) is refused even where the folder would let it
+    be replaced (and for root): it was made read-only to keep it as it is.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path) and not os.stat(path).st_mode & 0o222:
+        raise PermissionError(
+            f"the checkpoint {path} is read-only: give another path, or start from its values with "
+            "gr.load(path) and save them elsewhere"
+        )
+    if not os.access(folder, os.W_OK):
+        raise PermissionError(f"the checkpoint's folder {folder} cannot be written")
+
+
+
 def _le(values: np.ndarray) -> np.ndarray:
     """``values`` as a little-endian contiguous array."""
     return np.ascontiguousarray(values, dtype=values.dtype.newbyteorder("<"))

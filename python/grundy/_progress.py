@@ -97,6 +97,7 @@ class Run:
             folder = os.path.dirname(os.path.abspath(self.path))
             if not os.path.isdir(folder):  # now, not at the first checkpoint
                 raise FileNotFoundError(f"the checkpoint's folder {folder} does not exist")
+            _checkpoint.check_writable(self.path)
             if os.path.exists(self.path):
                 self.written = _checkpoint._resume(self.game, self.path)
                 self.written_period = self.game.known_periodicity

@@ -17,6 +17,7 @@ pandas is imported when a survey runs or a store is read, not on ``import grundy
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import functools
 import hashlib
 import heapq
@@ -24,6 +25,9 @@ import itertools
 import math
 import os
 import re
+import socket
+import tempfile
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
@@ -33,11 +37,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _checkpoint, _core
+from ._progress import _check_threads
 from ._survey_store import STORED, Store
 from ._validate import as_count
 from .exceptions import CodeError, GrundyError
-from .games import Game, TakeAndBreak, _Run
+from .games import _MAX_VALUES, Game, TakeAndBreak, _Run
 from .periodicity import DEFAULT_MAX_N
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover (Windows: the stop file's existence is the signal)
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -68,8 +78,17 @@ STATUSES = {
     "observed": "a period was seen at two sizes, and no theorem covers the rule",
     "max_n": "max_n values were examined without a proof",
     "timeout": "the per-game timeout passed; checked_to says how far it got",
-    "error": "the game could not be computed (a bad code, a search limit); see error",
+    "error": "the game could not be computed (a bad code, a search limit, a looping rule); see error",
 }
+
+#: The failures of one game that become its row's ``error`` (the survey goes on): every error grundy
+#: raises on purpose, and what a game's own rule may run into. Anything else (a bug) propagates, and
+#: KeyboardInterrupt stops the survey.
+GAME_ERRORS: tuple[type[BaseException], ...] = (GrundyError, ValueError, ArithmeticError, MemoryError, RecursionError)
+
+
+class _ArgumentError(GrundyError, ValueError):
+    """A survey argument out of range (until grundy.exceptions has a class for bad arguments)."""
 
 
 # -- families -----------------------------------------------------------------------------------
@@ -158,6 +177,155 @@ def _identify(spec: tuple[Any, ...]) -> tuple[str, dict[str, Any] | None, str | 
     return str(game), rule, None
 
 
+# -- stopping the games of a survey ---------------------------------------------------------------------
+#: The stop signals of the surveys running in this process, by file: set once a survey has stopped.
+_LOCAL_STOPS: dict[str, threading.Event] = {}
+
+
+class _SurveyStopped(Exception):
+    """Raised in a game when its survey has stopped (Ctrl-C, an error, or its driver died).
+
+    An Exception, not a KeyboardInterrupt, so that every executor (Dask included) reports it as a
+    task's failure without harm to the worker.
+    """
+
+
+class _StopSignal:
+    """Tells a survey's games that the survey has stopped, in whatever process they run.
+
+    While the survey runs, its driver holds an exclusive lock (``flock``) on a temporary file. A
+    game polls it each time the core reports progress (about every 50 ms) and stops as soon as the
+    lock is free: the driver released it (Ctrl-C, an error, the survey's end) or died (the kernel
+    releases a killed process's locks; a dead driver's pid is checked too, for workers forked
+    from it, which share its lock). Games in the driver's process read an Event instead. A worker
+    on another machine does not see the file: the driver cancels those futures.
+
+    Pickled as the file's path, the host and the driver's pid.
+    """
+
+    def __init__(self) -> None:
+        fd, self.path = tempfile.mkstemp(prefix="grundy-survey-", suffix=".stop")
+        self.host = socket.gethostname()
+        self.pid = os.getpid()
+        self._fd: int | None = fd
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        _LOCAL_STOPS[self.path] = threading.Event()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"path": self.path, "host": self.host, "pid": self.pid, "_fd": None}
+
+    def stop(self) -> None:
+        """Stops every game of the survey (in the driver; idempotent)."""
+        event = _LOCAL_STOPS.pop(self.path, None)
+        if event is not None:
+            event.set()
+        if self._fd is not None:
+            if fcntl is not None:  # explicitly: a forked worker may share the lock's file description
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)  # without fcntl (Windows) its absence is the signal
+
+    def watch(self) -> _StopWatch:
+        """What a game polls (in a worker)."""
+        return _StopWatch(self)
+
+
+class _StopWatch:
+    """A game's view of its survey's :class:`_StopSignal`: :meth:`stopped` is cheap (one system call)."""
+
+    def __init__(self, signal: _StopSignal) -> None:
+        self.pid = signal.pid
+        self.path = signal.path
+        self.event: threading.Event | None = None
+        self.fd: int | None = None
+        self.done = False
+        self.remote = False
+        if signal.pid == os.getpid():
+            event = _LOCAL_STOPS.get(signal.path)
+            self.done = event is None  # the survey has stopped already
+            self.event = event
+        elif signal.host != socket.gethostname():
+            self.remote = True  # on another machine: the driver cancels this game's future
+        else:
+            if os.getppid() == signal.pid:  # a worker process of the driver's (ProcessPoolExecutor)
+                _exit_with_parent(signal.pid)
+            if fcntl is None:  # pragma: no cover (Windows: an open file could not be removed)
+                self.done = not os.path.exists(signal.path)
+                return
+            try:
+                self.fd = os.open(signal.path, os.O_RDONLY)
+            except FileNotFoundError:
+                self.done = True  # the driver removed it: the survey has stopped
+            except OSError:
+                self.remote = True  # a private temporary folder (a container): as on another machine
+
+    def stopped(self) -> bool:
+        if self.done or self.remote:
+            return self.done
+        if self.event is not None:
+            self.done = self.event.is_set()
+        elif fcntl is None:  # pragma: no cover (Windows)
+            self.done = not os.path.exists(self.path)
+        elif self.fd is not None:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self.done = not _alive(self.pid)
+            else:  # free: the driver let go or died
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+                self.done = True
+        return self.done
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+#: The driver whose death ends this worker process (see :func:`_exit_with_parent`), and how many of
+#: its games run here.
+_PARENT: list[int] = []
+_RUNNING = [0]
+_PARENT_LOCK = threading.Lock()
+
+
+def _exit_with_parent(pid: int) -> None:
+    """Ends this worker process soon after its parent, the survey's driver, dies.
+
+    The workers of a ``ProcessPoolExecutor`` whose owner was killed wait for work forever (each
+    holds the write end of its own task queue, so it never reads an end of file). Once the parent
+    is gone the pool cannot be used again: a thread polls the parent (every 0.1 s), gives a running
+    game a second to see the stop signal and write its checkpoint, and exits the process.
+    """
+    with _PARENT_LOCK:
+        if _PARENT:
+            return
+        _PARENT.append(pid)
+
+    def watch() -> None:
+        while os.getppid() == pid:
+            time.sleep(0.1)
+        deadline = time.monotonic() + 1.0
+        while _RUNNING[0] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="grundy-survey-parent", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
 # -- one game (in a worker) -------------------------------------------------------------------------
 class _GameTimeout(Exception):
     """Raised in a worker when a game passes the survey's per-game ``timeout``."""
@@ -166,20 +334,25 @@ class _GameTimeout(Exception):
 class _TimedRun(_Run):
     """A game's run inside a survey worker.
 
-    Never a bar, and a deadline checked each time the core reports progress (about every 50 ms) and before each
-    extension. On a timeout the checkpoint, if any, is written, so that a rerun with a longer timeout resumes.
+    Never a bar; a deadline and the survey's stop signal checked each time the core reports progress
+    (about every 50 ms) and before each extension. On a timeout or a stop the checkpoint, if any, is
+    written, so that a rerun (with a longer timeout) resumes.
     """
 
-    def __init__(self, game: Game, deadline: float | None, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, game: Game, deadline: float | None, watch: _StopWatch | None, *args: Any, **kwargs: Any
+    ) -> None:
         super().__init__(game, *args, **kwargs)
         self.deadline = deadline
-        if deadline is not None:
-            self.mode = None  # the core calls back only when a bar may show; _open draws none
+        self.watch = watch
+        self.mode = None  # the core calls back only when a bar may show; _open draws none
 
     def _open(self, done: int, total: int) -> None:
         pass
 
     def _check(self) -> None:
+        if self.watch is not None and self.watch.stopped():
+            raise _SurveyStopped
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise _GameTimeout
 
@@ -192,7 +365,7 @@ class _TimedRun(_Run):
         super().ensure(n, from_period)
 
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
-        if kind is not None and issubclass(kind, _GameTimeout) and self.path is not None:
+        if kind is not None and issubclass(kind, (_GameTimeout, _SurveyStopped)) and self.path is not None:
             try:
                 self.write()
             finally:
@@ -248,13 +421,19 @@ def fingerprint(values: np.ndarray, lengths: Iterable[int] | None = None) -> lis
 
 
 def survey_one(
-    spec: tuple[Any, ...], max_n: int, timeout: float | None = None, checkpoint: str | None = None
+    spec: tuple[Any, ...],
+    max_n: int,
+    timeout: float | None = None,
+    checkpoint: str | None = None,
+    stop: _StopSignal | None = None,
 ) -> tuple[dict[str, Any], list[list[Any]] | None]:
     """One row of a survey and the fingerprint of the values it examined (run in a worker).
 
-    Errors of the package (:class:`grundy.GrundyError`) and the per-game timeout become the row's
-    ``error``; anything else propagates. ``checkpoint``: a file the game resumes from and, while
-    unproven, saves its values to (removed once the period is proven).
+    The failures of ``GAME_ERRORS`` (errors of the package, :class:`grundy.GrundyError`, and what a
+    rule may run into) and the per-game timeout become the row's ``error``; anything else
+    propagates. ``checkpoint``: a file the game resumes from and, while unproven, saves its values
+    to (removed once the period is proven). ``stop``: the survey's stop signal; once it is given
+    the game stops (``_SurveyStopped``), its checkpoint written.
 
     Examples
     --------
@@ -267,11 +446,15 @@ def survey_one(
     row: dict[str, Any] = {"code": spec[1] if spec[0] == "code" else str(spec[-1])}
     fp = None
     game = None
+    watch = None if stop is None else stop.watch()
+    with _PARENT_LOCK:
+        _RUNNING[0] += 1
     try:
+        if watch is not None and watch.stopped():
+            raise _SurveyStopped
         game = _build(spec)
         row["code"] = str(game)
-        if deadline is not None or checkpoint is not None:
-            game._run = functools.partial(_TimedRun, game, deadline)  # type: ignore[method-assign]
+        game._run = functools.partial(_TimedRun, game, deadline, watch)  # type: ignore[method-assign]
         # No per-game bars: the survey shows one bar of its own.
         p = game.periodicity(max_n=max_n, progress=False, checkpoint=checkpoint)
         n = p.checked_to
@@ -295,8 +478,15 @@ def survey_one(
     except _GameTimeout:
         done = game.computed if game is not None else 0
         row.update(status="timeout", checked_to=done, error=f"timeout: stopped after {timeout:g} s at {done} values")
-    except GrundyError as e:  # a game the package refuses: a row saying why; the survey goes on
+    except GAME_ERRORS as e:  # a game that cannot be computed: a row saying why; the survey goes on
         row.update(status="error", error=f"{type(e).__name__}: {e}")
+    finally:
+        if game is not None:
+            vars(game).pop("_run", None)  # a game given as an object is the caller's: as it was
+        if watch is not None:
+            watch.close()
+        with _PARENT_LOCK:
+            _RUNNING[0] -= 1
     row["seconds"] = time.perf_counter() - t0
     return row, fp
 
@@ -398,13 +588,26 @@ def _same_as(
 
 # -- the survey ----------------------------------------------------------------------------------------
 def _check_timeout(timeout: Any) -> float | None:
+    """None or float("inf") (no limit), or a positive number of seconds."""
     if timeout is None:
         return None
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
         raise TypeError(f"timeout must be a number of seconds or None, not {type(timeout).__name__}")
-    if not timeout > 0 or math.isinf(timeout):
-        raise ValueError(f"timeout must be a positive number of seconds, got {timeout}")
-    return float(timeout)
+    if math.isnan(timeout):
+        raise _ArgumentError("timeout must be a number of seconds, not nan (None or inf: no limit)")
+    if not timeout > 0:
+        raise _ArgumentError(f"timeout must be a positive number of seconds, got {timeout} (None or inf: no limit)")
+    return None if math.isinf(timeout) else float(timeout)
+
+
+def _check_max_n(max_n: Any) -> int:
+    n = as_count(max_n, "max_n")
+    if n > _MAX_VALUES:
+        raise _ArgumentError(
+            f"max_n = {n}: no machine can store that many values of a game (at most 2**62); "
+            "a survey stops each game at its proof or at max_n, so give the most you can afford"
+        )
+    return n
 
 
 def _final(stored: dict[str, Any], max_n: int, timeout: float | None) -> bool:
@@ -510,7 +713,7 @@ def survey(
         default, ``threads`` threads of this process (default: one per core). The table is the
         same either way. Dask retries the games of a worker that dies, so the survey completes.
     threads : int, optional
-        Games computed at once in-process.
+        Games computed at once in-process (default: one per core; never more threads than games).
     progress : bool or None
         True: a progress bar; False: none; None: one after about a second.
     store : str or path-like, optional
@@ -521,7 +724,7 @@ def survey(
         :func:`load_survey` reads a store.
     timeout : float, optional
         Seconds per game; a game that takes longer gets a row with status ``"timeout"`` and the
-        survey goes on.
+        survey goes on. None or ``float("inf")``: no limit.
     hexadecimal : bool, default False
         Expand a pattern's ``?`` over the hexadecimal digits 0-F.
     checkpoints : bool, str or path-like, optional
@@ -544,12 +747,16 @@ def survey(
         ``executor`` or go to a ``store``, or ``max_n``, ``timeout``, ``hexadecimal`` or ``store`` has
         the wrong type.
     ValueError
-        When ``max_n`` is negative, ``timeout`` is not a positive number, a pattern expands to more
-        than ``MAX_PATTERN_GAMES`` codes, or ``checkpoints`` is True.
+        When ``max_n`` is negative or above 2**62 (no machine stores that many values), ``threads``
+        is not positive, ``timeout`` is not a positive number, a pattern expands to more than
+        ``MAX_PATTERN_GAMES`` codes, or ``checkpoints`` is True; before any game runs.
     FileNotFoundError
         When the folder of ``store`` does not exist.
     InvalidFileError
-        When ``store`` is a file that is not a survey store (a ValueError).
+        When ``store`` is a file that is not a survey store (a ValueError); the file is left as
+        it was.
+    PermissionError
+        When ``store`` cannot be written.
 
     See Also
     --------
@@ -567,8 +774,13 @@ def survey(
     direct comparison. Games that errored or timed out have no ``same_as``.
 
     Ctrl-C returns the rows finished so far (``df.attrs["interrupted"]`` is True); with a store,
-    they are in it. A game that fails with an error of the package (:class:`grundy.GrundyError`:
-    a bad code, a search limit) gets a row with its ``error``; any other exception propagates.
+    they are in it. No game of the survey goes on after it returns: games that run see the survey's
+    stop signal within about 50 ms, in this process or in worker processes on this machine (and
+    write their checkpoints, so that a rerun resumes them); the others are cancelled, Dask futures
+    included. A game that fails with an error of the package (:class:`grundy.GrundyError`: a bad
+    code, a search limit, a looping rule) or of its rule (``GAME_ERRORS``: ValueError,
+    ArithmeticError, MemoryError, RecursionError) gets a row with its ``error`` and the survey goes
+    on; any other exception (a bug) propagates, after the survey's other games are stopped.
 
     Examples
     --------
@@ -580,10 +792,11 @@ def survey(
     >>> df.loc[df.code == "0.23", "same_as"].item()  # 0.22 and 0.23 have the same values
     '0.22'
     """
+    max_n = _check_max_n(max_n)
+    timeout = _check_timeout(timeout)
+    threads = _check_threads(threads)
     items = expand(codes, hexadecimal=hexadecimal) if isinstance(codes, str) else list(codes)
     specs = [_spec(c) for c in items]
-    max_n = as_count(max_n, "max_n")
-    timeout = _check_timeout(timeout)
     if executor is not None and any(s[0] == "object" for s in specs):
         raise TypeError("games given by Python callables can only be surveyed in-process (executor=None)")
 
@@ -614,14 +827,15 @@ def survey(
             checkpoints = st.path + ".checkpoints"
     if checkpoints is not None and checkpoints is not False:
         if checkpoints is True:
-            raise ValueError("checkpoints=True needs a folder: give a path, or a store (the folder goes beside it)")
+            raise _ArgumentError("checkpoints=True needs a folder: give a path, or a store (the folder goes beside it)")
         ck = os.fspath(checkpoints)
         os.makedirs(ck, exist_ok=True)
     todo = [(label, s, rule) for label, (s, rule) in work.items() if label not in results]
 
     own = executor is None
     if own:
-        executor = concurrent.futures.ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1)
+        executor = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(threads or os.cpu_count() or 1,
+                                                                                 len(todo))))
     from tqdm.auto import tqdm
 
     bar = tqdm(total=len(todo), desc="survey", unit="game", disable=progress is False, delay=0 if progress else 1)
@@ -630,11 +844,12 @@ def survey(
     pending = iter(todo)
     inflight: dict[Any, tuple[str, dict[str, Any] | None]] = {}
     finished = _Finished()
+    stop = _StopSignal()
 
     def submit_more() -> None:
         for label, s, rule in itertools.islice(pending, MAX_IN_FLIGHT - len(inflight)):
             path = None if ck is None or rule is None else os.path.join(ck, _checkpoint_name(label))
-            f = executor.submit(survey_one, s, max_n, timeout, path)
+            f = executor.submit(survey_one, s, max_n, timeout, path, stop)
             inflight[f] = (label, rule)
             finished.add(f)
 
@@ -648,11 +863,11 @@ def survey(
         try:
             submit_more()
             while inflight:
-                stop = False
+                stop_now = False
                 for f in finished.ready(inflight):
                     label, rule = inflight.pop(f)
                     if isinstance(f.exception(), KeyboardInterrupt):  # Ctrl-C seen by a worker
-                        stop = True
+                        stop_now = True
                         continue
                     row, fp = f.result()  # any other exception of a worker propagates
                     results[label] = (row, fp)
@@ -660,18 +875,23 @@ def survey(
                     if st is not None:
                         st.put(row, rule, fp, max_n=max_n, timeout=timeout)
                     bar.update(1)
-                if stop:
+                if stop_now:
                     raise KeyboardInterrupt
                 submit_more()
         except KeyboardInterrupt:
             interrupted = True
-            for f in inflight:
-                f.cancel()
             warnings.warn(f"survey interrupted: {len(results)} of {len(work)} games finished", stacklevel=2)
         finally:
             bar.close()
-            for f in inflight:
-                f.cancel()
+            if inflight:
+                # However the loop ended, no game of this survey goes on: the games that run see
+                # the stop signal (within about 50 ms), the others are cancelled.
+                stop.stop()
+                _cancel(list(inflight))
+                if own:
+                    executor.shutdown(wait=True, cancel_futures=True)
+                else:
+                    _wait_stopped(list(inflight))
             finished.close()
         shown = [i for i, label in enumerate(labels) if label in results]
         rows = [dict(results[labels[i]][0]) for i in shown]
@@ -681,8 +901,9 @@ def survey(
             lambda asked: digest([(shown[k], c) for k, c in asked]),
         )
     finally:
+        stop.stop()
         if own:
-            executor.shutdown(wait=not interrupted, cancel_futures=True)
+            executor.shutdown(wait=False, cancel_futures=True)
         if st is not None:
             st.close()
     for r, same_as in zip(rows, same, strict=True):
@@ -690,6 +911,28 @@ def survey(
     df = _frame(rows, COLUMNS)
     df.attrs.update(interrupted=interrupted, max_n=max_n, computed=computed)
     return df
+
+
+def _cancel(futures: list[Any]) -> None:
+    """Cancels futures of any executor; a Dask client's in one call."""
+    dask = [f for f in futures if type(f).__module__.startswith("distributed")]
+    if dask:
+        with contextlib.suppress(Exception):  # a client already closed has nothing left to cancel
+            dask[0].client.cancel(dask)
+    for f in futures:
+        if f not in dask:
+            f.cancel()
+
+
+#: Seconds the driver waits for the running games of an executor it does not own to see the stop signal.
+STOP_WAIT = 5.0
+
+
+def _wait_stopped(futures: list[Any]) -> None:
+    """Waits (a little) for the games that were running to stop, so none outlives the survey's return."""
+    local = [f for f in futures if isinstance(f, concurrent.futures.Future)]
+    if local:
+        concurrent.futures.wait(local, timeout=STOP_WAIT)
 
 
 def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -719,7 +962,17 @@ def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
     FileNotFoundError
         If there is no such file.
     InvalidFileError
-        If the file is not a survey store, or one of another version (a ValueError).
+        If the file is not a survey store, or one of another version (a ValueError). The file is
+        left as it was.
+    PermissionError
+        If SQLite cannot read the file.
+
+    Notes
+    -----
+    Loading never writes: the file is opened read-only (and, unless a survey is writing it or was
+    killed while writing, immutable, with no ``-wal`` or ``-shm`` file made beside it), so a store
+    that is read-only, another user's, or on a read-only mount loads as it is. A store written by an
+    older grundy without some columns loads with those columns missing.
 
     Examples
     --------
@@ -736,7 +989,7 @@ def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
         raise FileNotFoundError(f"no survey store at {os.fspath(path)}")
     from .io import game_from_rule
 
-    st = Store(path)
+    st = Store(path, read_only=True)
     try:
         rows = st.rows()
         rank = {c: i for i, c in enumerate(st.order())}

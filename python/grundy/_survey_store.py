@@ -20,6 +20,7 @@ import json
 import os
 import sqlite3
 import time
+import urllib.parse
 from typing import Any
 
 #: Bumped when the layout changes; a store of another version is refused.
@@ -56,19 +57,86 @@ CREATE TABLE IF NOT EXISTS games (
 INSERT OR IGNORE INTO meta VALUES ('version', '{STORE_VERSION}');
 """
 
+#: Every column of ``games`` with the type an older store lacking it gets (``ALTER TABLE ... ADD``);
+#: a store needs only ``code`` and ``status`` to be read, the rest read as missing.
+_COLUMNS = {
+    **{c: "INTEGER" for c in STORED},
+    "code": "TEXT",
+    "status": "TEXT",
+    "seconds": "REAL",
+    "error": "TEXT",
+    "rule": "TEXT",
+    "max_n": "INTEGER",
+    "timeout": "REAL",
+    "fingerprint": "TEXT",
+    "computed": "INTEGER NOT NULL DEFAULT 1",
+    "finished": "REAL",
+}
+_REQUIRED = ("code", "status")
+
+
+def _uri(path: str, immutable: bool) -> str:
+    """A read-only SQLite URI for ``path`` (``immutable``: no locks, no ``-wal``/``-shm`` files made)."""
+    quoted = urllib.parse.quote(os.path.abspath(path))
+    return f"file:{quoted}?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def _open_read_only(path: str) -> sqlite3.Connection:
+    """A connection that cannot write ``path`` nor create files beside it.
+
+    While a survey writes the store (or after one was killed) its write-ahead log ``<path>-wal``
+    holds the latest rows, and a read-only connection reads them through it. Without a log the
+    file is complete, and opened immutable: SQLite then takes no lock and makes no ``-wal`` or
+    ``-shm`` file, so that a store in a read-only folder (or of another user) is read as it is.
+    """
+    return sqlite3.connect(_uri(path, not os.path.exists(path + "-wal")), uri=True, timeout=60)
+
+
+def _check(db: sqlite3.Connection, path: str) -> set[str]:
+    """The columns of the store's ``games`` table; InvalidFileError if ``db`` is no survey store.
+
+    Only reads.
+    """
+    from .exceptions import InvalidFileError
+
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not {"meta", "games"} <= tables:
+            what = "an empty file" if os.path.getsize(path) == 0 else "a SQLite file without a survey's tables"
+            raise InvalidFileError(f"{path} is not a survey store: {what}")
+        rec = db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
+        columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
+    except sqlite3.OperationalError as e:  # a file SQLite cannot open (or a log it cannot read)
+        raise PermissionError(f"cannot read the survey store {path}: {e}") from None
+    except sqlite3.DatabaseError as e:  # "file is not a database"
+        raise InvalidFileError(f"{path} is not a survey store: {e}") from None
+    if rec is None or any(c not in columns for c in _REQUIRED):
+        raise InvalidFileError(f"{path} is not a survey store: its tables are not those of grundy.survey")
+    if rec[0] != str(STORE_VERSION):
+        raise InvalidFileError(f"{path} is a survey store of version {rec[0]}, not {STORE_VERSION}")
+    return columns
+
 
 class Store:
     """An open results store (a SQLite file), created if missing.
+
+    A file that exists is checked before anything is written to it: a file that is not a survey
+    store is refused and left as it was.
 
     Parameters
     ----------
     path : str or os.PathLike
         The file. Its folder must exist.
+    read_only : bool, default False
+        Open for reading only: nothing is written, neither to the file nor beside it (a store that
+        is read-only, or in a read-only folder, can be read). The file must exist.
 
     Raises
     ------
     grundy.InvalidFileError
         If the file is not a survey store of this version.
+    PermissionError
+        If the store cannot be written (and ``read_only`` is False).
 
     Examples
     --------
@@ -81,7 +149,7 @@ class Store:
     >>> st.close()
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"store must be a file path, not {type(path).__name__}")
         self.path = os.fspath(path)
@@ -90,20 +158,54 @@ class Store:
             raise FileNotFoundError(f"the store's folder {folder} does not exist")
         from .exceptions import InvalidFileError
 
+        if os.path.exists(self.path) and not os.path.isfile(self.path):
+            raise InvalidFileError(f"{self.path} is not a survey store: it is not a file")
+        if read_only and not os.path.exists(self.path):
+            raise FileNotFoundError(f"no survey store at {self.path}")
+        if read_only or (os.path.isfile(self.path) and os.path.getsize(self.path) > 0):
+            # Read-only first, so that a file of another program is refused before any write.
+            self.db = _open_read_only(self.path)
+            try:
+                self.columns = _check(self.db, self.path)
+            except BaseException:
+                self.db.close()
+                raise
+            if read_only:
+                return
+            self.db.close()
+            if not os.stat(self.path).st_mode & 0o222:  # made read-only to keep it as it is (root too)
+                raise PermissionError(f"the survey store {self.path} is read-only; load_survey reads it")
+        self._open_for_writing()
+
+    def _open_for_writing(self) -> None:
         try:
             # isolation_level=None: no implicit transactions; each put() is its own BEGIN/COMMIT.
             self.db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        except sqlite3.OperationalError as e:
+            raise PermissionError(f"cannot write the survey store {self.path} ({e})") from None
+        try:
             self.db.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a committed row survives the death of this process (only a
             # power cut may lose the last rows), at a fraction of FULL's fsyncs.
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(_SCHEMA)
-            (version,) = self.db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
-        except sqlite3.DatabaseError as e:
-            raise InvalidFileError(f"{self.path} is not a survey store: {e}") from None
-        if version != str(STORE_VERSION):
+            self.db.execute("BEGIN IMMEDIATE")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self.db.execute(statement)
+            self.columns = _check(self.db, self.path)
+            for c, kind in _COLUMNS.items():  # a store of an older layout gains the columns it lacks
+                if c not in self.columns:
+                    self.db.execute(f"ALTER TABLE games ADD COLUMN {c} {kind}")
+            self.db.execute("COMMIT")
+            self.columns = set(_COLUMNS)
+        except sqlite3.OperationalError as e:  # a read-only file or folder, a full disk
             self.db.close()
-            raise InvalidFileError(f"{self.path} is a survey store of version {version}, not {STORE_VERSION}")
+            raise PermissionError(
+                f"cannot write the survey store {self.path} ({e}); load_survey reads it without writing"
+            ) from None
+        except BaseException:
+            self.db.close()
+            raise
 
     def put(self, row: dict[str, Any], rule: Any, fingerprint: Any, *, max_n: int, timeout: float | None) -> None:
         """Writes (or replaces) one game's row in its own transaction, counting the computation."""
@@ -118,13 +220,18 @@ class Store:
         )
 
     def rows(self, codes: list[str] | None = None) -> list[dict[str, Any]]:
-        """Every stored row (or those of ``codes``) as dicts, the fingerprint and rule decoded."""
+        """Every stored row (or those of ``codes``) as dicts, the fingerprint and rule decoded.
+
+        Columns an older store lacks read as None (``computed`` as 1).
+        """
         cur = self.db.execute("SELECT * FROM games ORDER BY rowid")
         names = [d[0] for d in cur.description]
         out = []
         wanted = None if codes is None else set(codes)
+        blank: dict[str, Any] = {c: None for c in _COLUMNS}
+        blank["computed"] = 1
         for rec in cur:
-            d = dict(zip(names, rec, strict=True))
+            d = {**blank, **dict(zip(names, rec, strict=True))}
             if wanted is not None and d["code"] not in wanted:
                 continue
             d["fingerprint"] = json.loads(d["fingerprint"]) if d["fingerprint"] else None

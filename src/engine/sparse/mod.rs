@@ -386,6 +386,14 @@ impl Step for TakeAndBreakSparse {
         super::take_and_break::theorem(self.rule())
     }
 
+    /// Every piece of state (histogram, mask, rare heaps, reversed copy) is derived from the
+    /// values by `sync` and `reevaluate` at the next call, so seeding costs a pass over them:
+    /// only the last values are recomputed, as a check (replaying all was slower than a fresh run).
+    fn resume<T: Val>(&mut self, g: &[T]) -> Result<usize> {
+        self.reset();
+        Ok(g.len().saturating_sub(super::RESUME_CHECK))
+    }
+
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
         self.sync(g);
         self.reevaluate(g);

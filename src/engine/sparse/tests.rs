@@ -395,3 +395,40 @@ fn published_period_of_0_16() {
     assert_ne!(g[n0 - 1], g[n0 - 1 + p]);
     assert_eq!(g.iter().max(), Some(&23));
 }
+
+/// Seeding from stored values rebuilds the state without replaying them: the sequence then
+/// extends to the same values, and a wrong value among the last ones is still caught.
+#[test]
+fn resumes_from_stored_values() {
+    for code in ["4!.0", "0.77", "0.6", "0.354"] {
+        let rule = TakeAndBreak::parse(code).unwrap();
+        let want = exact(code, 3000);
+        for opts in [SparseOptions::default(), eager()] {
+            for m in [0, 5, 16, 17, 100, 1000, 2999] {
+                let step = TakeAndBreakSparse::with_options(rule.clone(), opts).unwrap();
+                let mut s = Sequence::with_values(step, &want[..m]).unwrap();
+                s.extend(3000, &NoControl).unwrap();
+                assert_eq!(s.values().to_vec(), want, "{code} from {m}");
+            }
+        }
+        // Only the last values are recomputed (replaying all of them was slower than a fresh run).
+        struct Counting(TakeAndBreakSparse, usize);
+        impl Step for Counting {
+            fn resume<T: Val>(&mut self, g: &[T]) -> Result<usize> {
+                self.0.resume(g)
+            }
+            fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
+                self.1 += 1;
+                self.0.compute(g)
+            }
+        }
+        let counting = Counting(TakeAndBreakSparse::new(rule.clone()).unwrap(), 0);
+        let s = Sequence::with_values(counting, &want).unwrap();
+        assert_eq!(s.step().1, crate::engine::RESUME_CHECK, "{code}");
+        let mut bad = want[..2000].to_vec();
+        bad[1995] ^= 1;
+        let step = TakeAndBreakSparse::new(rule.clone()).unwrap();
+        let r = Sequence::with_values(step, &bad);
+        assert!(matches!(r, Err(crate::Error::Invalid(_))), "{code}");
+    }
+}
