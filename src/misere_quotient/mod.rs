@@ -1525,7 +1525,9 @@ impl<'a> Builder<'a> {
     /// `0..=n`, or None when the freed heaps are too many to count in a key or make too many
     /// states.
     fn guessed_automaton(&mut self, n: u32) -> Result<Option<(Monoid, Vec<u32>)>> {
-        let (limit, bq, bphi) = self.oracle.base.clone().expect("a base to guess on");
+        // Borrowed, not cloned: the base can be a refuted guess with a table of gigabytes.
+        let base = self.oracle.base.as_ref().expect("a base to guess on");
+        let (limit, bq, bphi) = (base.0, &base.1, &base.2);
         // The freed heaps, each with 8 bits of the state's key for its folded copies.
         let freed: Vec<(u32, u32, u32)> = (0..self.oracle.freed.len() as u32)
             .filter_map(|h| self.oracle.freed[h as usize].map(|(i, p)| (h, i, p)))
@@ -1697,7 +1699,9 @@ impl<'a> Builder<'a> {
     /// A freed heap is folded at its element's index and period in the base (the period made
     /// even), the index raised to its copies in `heaps`.
     fn refine(&mut self, heaps: &[u32], truly_p: bool) -> Result<()> {
-        let (_, q, phi) = self.oracle.base.clone().expect("a base to guess on");
+        // Borrowed, not cloned: the base is the refuted guess, whose table can be gigabytes.
+        let (_, q, phi) = self.oracle.base.as_ref().expect("a base to guess on");
+        let m = q.m;
         self.oracle.freed.iter_mut().for_each(|f| *f = None);
         // Each candidate: the heap and the folding it would get.
         let mut candidates: Vec<(u32, (u32, u32))> = Vec::new();
@@ -1721,7 +1725,7 @@ impl<'a> Builder<'a> {
         'sizes: for k in 1..=candidates.len().min(3) {
             for subset in combinations(&ids, k) {
                 // Each subset finds representatives anew (a search over the base's elements).
-                pace.tick(64 * q.m as u64)?;
+                pace.tick(64 * m as u64)?;
                 for &j in &subset {
                     let (h, f) = candidates[j as usize];
                     self.oracle.freed[h as usize] = Some(f);
