@@ -122,7 +122,13 @@ def search(blocks: Sequence[Block], max_positions: int, want_moves: bool) -> tup
         core, ids = b.misere_root(max_positions)
         games.append(core)
         root += [(g, i) for i in ids]
-    is_p, moves, _ = _core.misere_search(games, root, max_positions, want_moves)
+    try:
+        is_p, moves, _ = _core.misere_search(games, root, max_positions, want_moves)
+    except SearchLimitError as e:
+        hint = _quotient_hint(blocks)
+        if hint is None:
+            raise
+        raise SearchLimitError(f"{e}. {hint}", e.limit) from None
     starts = np.cumsum([0] + [len(b) for b in blocks])
     out = []
     for c, after in moves:
@@ -130,3 +136,29 @@ def search(blocks: Sequence[Block], max_positions: int, want_moves: bool) -> tup
         b, i = blocks[k], c - int(starts[k])
         out.append(Move(c, b.item(i), b.misere_after(i, after)))
     return is_p, out
+
+
+def _quotient_hint(blocks: Sequence[Block]) -> str | None:
+    """How a misère quotient answers a sum of heaps of one heap game at once, when the sum is one.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> _quotient_hint(gr.Position(gr.kayles(), [25, 30])._blocks)[:50]
+    'Sums of heaps of Kayles 0.77 are played through it'
+    >>> "gr.misere_quotient(game, 30)" in _quotient_hint(gr.Position(gr.kayles(), [25, 30])._blocks)
+    True
+    """
+    games = {id(getattr(b, "game", None)): getattr(b, "game", None) for b in blocks}
+    if len(games) != 1:
+        return None
+    (game,) = games.values()
+    heaps = getattr(blocks[0], "heaps", None)
+    if game is None or not hasattr(game, "_heap_rule") or heaps is None:
+        return None
+    top = max((int(np.max(b.heaps)) for b in blocks if b.heaps.size), default=0)  # type: ignore[attr-defined]
+    return (
+        f"Sums of heaps of {game._label()} are played through its misère quotient: "
+        f"gr.misere_quotient(game, {top}) computes it (often in well under a second, where the "
+        "quotient is small), and Position then uses it for sums of any number of heaps up to that size"
+    )

@@ -716,7 +716,8 @@ def misere_quotient(
     SearchLimitError
         When a quotient passes ``max_order`` elements.
     MemoryError
-        When the construction outgrows memory.
+        When the construction outgrows memory; at once when ``max_heap`` is so large that the
+        options of every heap up to it would not fit (estimated from those of the largest heap).
 
     Examples
     --------
@@ -776,6 +777,11 @@ def _build(game: Game, top: int, progress: Any, max_order: int | None = None) ->
     try:
         core = _core.misere_quotient(rule, top, progress, max_order)
     except BaseException as e:
+        if isinstance(e, MemoryError) and getattr(e, "quotient", None) is None and hasattr(e, "add_note"):
+            e.add_note(
+                f"The options of every heap up to max_heap = {top} of {game._label()} are listed before the "
+                "build starts, and held while it runs: choose a smaller max_heap."
+            )
         kept = getattr(e, "quotient", None)
         if kept is not None and not isinstance(kept, MisereQuotient):
             q = MisereQuotient(game, kept)

@@ -53,7 +53,9 @@ class _Bar:
             if self.mode is False or (self.mode is None and time.monotonic() - self.started < AUTO_DELAY):
                 return
             self._open()
-        self.bar.total = found
+        # No total while exploring: the states found so far are not all there are (each one
+        # expanded finds more), so done/found would read 100% long before the end.
+        self.bar.set_postfix_str(f"{found:,} found", refresh=False)
         self.bar.update(done - self.bar.n)
 
     def close(self, explored: int | None = None) -> None:

@@ -22,8 +22,74 @@ type GeneralizedOf<'py> = (
     Vec<Vec<u32>>,
 );
 
-/// How often the exploration loop looks for Ctrl-C and reports progress.
+/// How often the exploration loop looks for Ctrl-C and the memory left, and reports progress.
 const POLL: Duration = Duration::from_millis(100);
+
+/// Options (or parts) read between two looks at the clock: one state's options can be a long
+/// iterable (`range(10**12)`), which must not keep Ctrl-C and the memory checks waiting.
+const POLL_ITEMS: u64 = 1 << 14;
+
+/// Bytes an explored state holds at least (its entry in the index dict, its canonical object,
+/// its place in the graph), and an option (its entry in the graph): an estimate for the memory
+/// checks, which ask that as much again fits (the dict and the vectors double as they grow).
+const STATE_BYTES: u64 = 128;
+const OPTION_BYTES: u64 = 16;
+
+/// The exploration's polls: Ctrl-C, progress and the memory left, about every [`POLL`].
+struct Poll {
+    last: Instant,
+    items: u64,
+}
+
+impl Poll {
+    /// Counts one item read; polls when [`POLL_ITEMS`] were read since the last look at the
+    /// clock and [`POLL`] has passed.
+    fn item(
+        &mut self,
+        py: Python<'_>,
+        ex: &StateExplorer,
+        progress: Option<&Py<PyAny>>,
+    ) -> PyResult<()> {
+        self.items += 1;
+        if self.items % POLL_ITEMS == 0 {
+            self.poll(py, ex, progress)?;
+        }
+        Ok(())
+    }
+
+    /// Polls when [`POLL`] has passed since the last poll.
+    fn poll(
+        &mut self,
+        py: Python<'_>,
+        ex: &StateExplorer,
+        progress: Option<&Py<PyAny>>,
+    ) -> PyResult<()> {
+        if self.last.elapsed() < POLL {
+            return Ok(());
+        }
+        self.last = Instant::now();
+        py.check_signals()?;
+        let held =
+            ex.states.len() as u64 * STATE_BYTES + ex.graph.num_options() as u64 * OPTION_BYTES;
+        if let Err(e) = crate::memory::check(held) {
+            let e = PyErr::from(e);
+            let _ = e.value(py).call_method1(
+                "add_note",
+                (format!(
+                    "raised while exploring: {} states found, {} options read; max_states= \
+                     bounds the exploration (SearchLimitError past it)",
+                    ex.states.len(),
+                    ex.graph.num_options()
+                ),),
+            );
+            return Err(e);
+        }
+        if let Some(f) = progress {
+            f.call1(py, (ex.graph.num_vertices(), ex.states.len()))?;
+        }
+        Ok(())
+    }
+}
 
 /// The explored graph of one game: canonical states, their ids, and the options of each as lists
 /// of component ids.
@@ -140,6 +206,8 @@ impl StateExplorer {
         py: Python<'_>,
         state: &Bound<'_, PyAny>,
         out: &mut Vec<u32>,
+        poll: &mut Poll,
+        progress: Option<&Py<PyAny>>,
     ) -> PyResult<()> {
         out.clear();
         let Some(c) = &self.components else {
@@ -159,6 +227,7 @@ impl StateExplorer {
             ))
         })?;
         for p in it {
+            poll.item(py, self, progress)?;
             let p = p.map_err(|e| with_note(py, e, "components", state))?;
             out.push(self.intern(py, &p)?);
         }
@@ -168,7 +237,10 @@ impl StateExplorer {
     /// Records the options of every state discovered but not yet expanded.
     fn expand(&mut self, py: Python<'_>, progress: Option<&Py<PyAny>>) -> PyResult<()> {
         let mut parts = Vec::new();
-        let mut last = Instant::now();
+        let mut poll = Poll {
+            last: Instant::now(),
+            items: 0,
+        };
         while self.graph.num_vertices() < self.states.len() {
             let u = self.graph.num_vertices();
             let s = self.states[u].clone_ref(py).into_bound(py);
@@ -186,17 +258,14 @@ impl StateExplorer {
                 ))
             })?;
             for o in it {
+                poll.item(py, self, progress)?;
                 let o = o.map_err(|e| with_note(py, e, "options", &s))?;
-                self.parts(py, &o, &mut parts)?;
+                self.parts(py, &o, &mut parts, &mut poll, progress)?;
                 self.graph.push_option(&parts);
             }
             self.graph.end_vertex();
-            if u & 1023 == 0 && last.elapsed() >= POLL {
-                last = Instant::now();
-                py.check_signals()?;
-                if let Some(f) = progress {
-                    f.call1(py, (self.graph.num_vertices(), self.states.len()))?;
-                }
+            if u & 1023 == 0 {
+                poll.poll(py, self, progress)?;
             }
         }
         Ok(())
@@ -236,8 +305,13 @@ impl StateExplorer {
     ) -> PyResult<Vec<Vec<u32>>> {
         let mut out = Vec::new();
         let mut parts = Vec::new();
+        let mut poll = Poll {
+            last: Instant::now(),
+            items: 0,
+        };
         for r in roots.try_iter()? {
-            self.parts(py, &r?, &mut parts)?;
+            poll.item(py, self, progress.as_ref())?;
+            self.parts(py, &r?, &mut parts, &mut poll, progress.as_ref())?;
             out.push(parts.clone());
         }
         self.expand(py, progress.as_ref())?;

@@ -89,6 +89,38 @@ const MAX_MEMO: usize = 1 << 26;
 /// Outcomes memoised between two checks that the memory left holds the next as many.
 const MEMO_CHUNK: usize = 1 << 20;
 
+/// Work between two polls of the control in the build's long loops, in units of about one
+/// table entry or machine word handled (so about a millisecond).
+const POLL_WORK: u64 = 1 << 20;
+
+/// Polls the control from inside a long loop of the build (a guess, its minimisation and
+/// table, a proof), every [`POLL_WORK`] units of work, so that Ctrl-C, the progress callback
+/// and the memory checks made at the polls never wait for the loop to end.
+struct Pace<'a> {
+    ctl: &'a dyn Control,
+    /// The heap being added and the number of heaps, as the control is told.
+    at: (u64, u64),
+    work: u64,
+}
+
+impl<'a> Pace<'a> {
+    fn new(ctl: &'a dyn Control, at: (u64, u64)) -> Self {
+        Pace { ctl, at, work: 0 }
+    }
+
+    /// Counts `units` of work; polls the control once enough is done since the last poll.
+    /// Returns whether it polled (a caller then checks the memory it is growing).
+    fn tick(&mut self, units: u64) -> Result<bool> {
+        self.work += units;
+        if self.work < POLL_WORK {
+            return Ok(false);
+        }
+        self.work = 0;
+        self.ctl.check(self.at.0, self.at.1)?;
+        Ok(true)
+    }
+}
+
 /// A finite commutative monoid with a P-portion, as a multiplication table. Element 0 is the
 /// identity.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -363,22 +395,25 @@ impl Quotient {
 /// Moore's refinement of a complete automaton whose state `s` moves to `delta[s * k + a]` by
 /// letter `a`: states stay together while their acceptance and the classes of their successors
 /// agree. Returns each state's class, numbered in order of first state (state 0's class is 0),
-/// and the number of classes. `check` is polled every round.
+/// and the number of classes. `pace` is ticked for every state of every round (a round over
+/// millions of states takes seconds).
 fn minimise(
     accept: &[bool],
     delta: &[u32],
     k: usize,
-    mut check: impl FnMut() -> Result<()>,
+    pace: &mut Pace,
 ) -> Result<(Vec<u32>, usize)> {
     let first = accept.first().copied().unwrap_or(false);
     let mut class: Vec<u32> = accept.iter().map(|&a| u32::from(a != first)).collect();
     let mut count = 1 + usize::from(accept.iter().any(|&a| a != first));
     let mut sig = Vec::with_capacity(k + 1);
+    // A round holds a signature of k + 1 classes per state in its map, and a class per state.
+    crate::memory::check((accept.len() * (4 * k + 64)) as u64)?;
     loop {
-        check()?;
         let mut ids: FxMap<Vec<u32>, u32> = FxMap::default();
         let mut next = Vec::with_capacity(accept.len());
         for s in 0..accept.len() {
+            pace.tick(8 * (k as u64 + 1))?;
             sig.clear();
             sig.push(class[s]);
             sig.extend(delta[s * k..(s + 1) * k].iter().map(|&t| class[t as usize]));
@@ -926,13 +961,21 @@ fn prove(
     // A bucket at a time: every sum of the next bucket is larger (heaps have size at least 1),
     // so the bucket's pairs are checked in order and then all moved by every letter at once, in
     // parallel, which is where the proof spends its time (|Q| work per step).
+    // Bytes a state holds: its pair and the key's copy in the index (a set of `words` words
+    // each), its distance, parent, flag and bucket entry.
+    let state_bytes = (16 * words + 128) as u64;
+    // The work of moving one state by every letter, and the states moved between two polls
+    // (a bucket can hold millions of them).
+    let per_state = (distinct.len() * m).max(1);
+    let chunk = ((POLL_WORK as usize * 4) / per_state).max(64);
+    let mut pace = Pace::new(ctl, (heap, max));
     let mut d = 0;
     while d < buckets.len() {
         let mut batch = std::mem::take(&mut buckets[d]);
         batch.reverse();
         batch.retain(|&u| !done[u] && dist[u] == d as u64);
         ctl.check(heap, max)?;
-        crate::memory::check((states.len() * (words * 8 + 64)) as u64)?;
+        crate::memory::check(states.len() as u64 * state_bytes)?;
         for &u in &batch {
             done[u] = true;
             if u == 0 {
@@ -956,51 +999,56 @@ fn prove(
                 }));
             }
         }
-        let moved: Vec<Option<(u32, Set, u32)>> = {
-            let states = &states;
-            let distinct = &distinct;
-            batch
-                .par_iter()
-                .with_min_len((4096 / (m * distinct.len()).max(1)).max(1))
-                .flat_map_iter(|&u| {
-                    let (x, ref us, c) = states[u];
-                    distinct.iter().map(move |&li| {
-                        let more = u32::from(li == capped);
-                        (c + more <= most || more == 0).then(|| {
-                            let (y, v) = step(q, (x, us), &letters[li]);
-                            (y, v, c + more)
+        for part in batch.chunks(chunk) {
+            let moved: Vec<Option<(u32, Set, u32)>> = {
+                let states = &states;
+                let distinct = &distinct;
+                part.par_iter()
+                    .with_min_len((4096 / (m * distinct.len()).max(1)).max(1))
+                    .flat_map_iter(|&u| {
+                        let (x, ref us, c) = states[u];
+                        distinct.iter().map(move |&li| {
+                            let more = u32::from(li == capped);
+                            (c + more <= most || more == 0).then(|| {
+                                let (y, v) = step(q, (x, us), &letters[li]);
+                                (y, v, c + more)
+                            })
                         })
                     })
-                })
-                .collect()
-        };
-        let mut moved = moved.into_iter();
-        for &u in &batch {
-            for &li in &distinct {
-                let Some(key) = moved.next().expect("one entry per sum and letter") else {
-                    continue; // a copy past the cap
-                };
-                let nd = dist[u] + sizes[li] as u64;
-                let v = match index.get(&key) {
-                    Some(&v) => v,
-                    None => {
-                        let v = states.len();
-                        index.insert(key.clone(), v);
-                        states.push(key);
-                        dist.push(u64::MAX);
-                        parent.push((usize::MAX, usize::MAX));
-                        done.push(false);
-                        v
+                    .collect()
+            };
+            let mut moved = moved.into_iter();
+            for &u in part {
+                for &li in &distinct {
+                    let Some(key) = moved.next().expect("one entry per sum and letter") else {
+                        continue; // a copy past the cap
+                    };
+                    let nd = dist[u] + sizes[li] as u64;
+                    let v = match index.get(&key) {
+                        Some(&v) => v,
+                        None => {
+                            let v = states.len();
+                            index.insert(key.clone(), v);
+                            states.push(key);
+                            dist.push(u64::MAX);
+                            parent.push((usize::MAX, usize::MAX));
+                            done.push(false);
+                            v
+                        }
+                    };
+                    if nd < dist[v] {
+                        dist[v] = nd;
+                        parent[v] = (u, li);
+                        if buckets.len() <= nd as usize {
+                            buckets.resize(nd as usize + 1, Vec::new());
+                        }
+                        buckets[nd as usize].push(v);
                     }
-                };
-                if nd < dist[v] {
-                    dist[v] = nd;
-                    parent[v] = (u, li);
-                    if buckets.len() <= nd as usize {
-                        buckets.resize(nd as usize + 1, Vec::new());
-                    }
-                    buckets[nd as usize].push(v);
                 }
+            }
+            if pace.tick((part.len() * per_state) as u64)? {
+                // As many states again must fit: the vectors double as they grow.
+                crate::memory::check(states.len() as u64 * state_bytes)?;
             }
         }
         d += 1;
@@ -1040,6 +1088,10 @@ fn extend_proof(
     ctl: &dyn Control,
     at: (u64, u64),
 ) -> Result<bool> {
+    // Each pair is held twice (in `reached` or `fresh`, and as the index's key).
+    let pair_bytes = (16 * q.m.div_ceil(64) + 96) as u64;
+    crate::memory::check(reached.len() as u64 * pair_bytes)?;
+    let mut pace = Pace::new(ctl, at);
     let mut index: FxMap<(u32, Set), ()> =
         reached.iter().skip(1).map(|s| (s.clone(), ())).collect();
     let empty = &reached[0];
@@ -1049,6 +1101,7 @@ fn extend_proof(
     };
     let mut fresh: Vec<(u32, Set)> = Vec::new();
     for s in reached.iter() {
+        pace.tick(q.m as u64)?;
         let t = step(q, (s.0, &s.1), new);
         if !index.contains_key(&t) {
             if !ok(&t) {
@@ -1060,8 +1113,9 @@ fn extend_proof(
     }
     let mut head = 0;
     while head < fresh.len() {
-        if head % 1024 == 0 {
-            ctl.check(at.0, at.1)?;
+        if pace.tick(((letters.len() + 1) * q.m) as u64)? {
+            // As many new pairs again must fit: `fresh` and the index double as they grow.
+            crate::memory::check(fresh.len() as u64 * pair_bytes)?;
         }
         let u = fresh[head].clone();
         for l in letters.iter().chain(std::iter::once(new)) {
@@ -1136,15 +1190,18 @@ fn representatives(
 /// and `k` moves (`delta[s * k + a]`), state 0 the empty sum. `order` lists the states, 0 first,
 /// each after its `parent` (the state and move of a shortest word reaching it): column `b` of
 /// the table is column `parent(b)` moved by that move, so the table costs `m²` steps.
+/// `pace` is ticked for every column (`m²` can be billions of steps).
 fn table_by_columns(
     m: usize,
     k: usize,
     delta: &[u32],
     order: &[usize],
     parent: &[(usize, usize)],
-) -> Vec<u32> {
+    pace: &mut Pace,
+) -> Result<Vec<u32>> {
     let mut mul = vec![0u32; m * m];
     for &b in order {
+        pace.tick(m as u64)?;
         let (pb, a) = parent[b];
         for x in 0..m {
             mul[x * m + b] = if b == 0 {
@@ -1154,7 +1211,7 @@ fn table_by_columns(
             };
         }
     }
-    mul
+    Ok(mul)
 }
 
 /// The subsets of `items` with `k` elements, in lexicographic order.
@@ -1333,9 +1390,20 @@ impl<'a> Builder<'a> {
                 q.p[q.mul(*y, x) as usize] != (a || b)
             })
         };
-        let candidates: Vec<u32> = (0..q.m as u32).filter(|&x| one_step(x)).collect();
+        // Each candidate's first step looks at every pair reached (millions, for a large
+        // quotient), and each extended proof starts from a copy of them.
+        let mut pace = Pace::new(self.ctl, (n as u64, max + 1));
+        let mut candidates: Vec<u32> = Vec::new();
+        for x in 0..q.m as u32 {
+            pace.tick(reached.len() as u64)?;
+            if one_step(x) {
+                candidates.push(x);
+            }
+        }
+        let words = q.m.div_ceil(64);
         for x in candidates {
             l.x = x;
+            crate::memory::check((reached.len() * (8 * words + 48)) as u64)?;
             let mut now = reached.clone();
             let at = (n as u64, max + 1);
             if extend_proof(q, letters, &l, &mut now, self.ctl, at)? {
@@ -1360,8 +1428,10 @@ impl<'a> Builder<'a> {
         *reached = std::mem::take(&mut self.reached);
         by_wins.clear();
         letters.clear();
+        let mut pace = Pace::new(self.ctl, (n as u64, max + 1));
         for h in 0..=n {
             if !self.opts[h].is_empty() {
+                pace.tick((q.m * (self.opts[h].len() + 1)) as u64)?;
                 let elems = Self::option_elements(q, phi, &self.opts[h]);
                 let l = letter(q, phi[h], &elems);
                 if by_wins.insert(l.wins.clone(), phi[h]).is_none() {
@@ -1455,7 +1525,9 @@ impl<'a> Builder<'a> {
     /// `0..=n`, or None when the freed heaps are too many to count in a key or make too many
     /// states.
     fn guessed_automaton(&mut self, n: u32) -> Result<Option<(Monoid, Vec<u32>)>> {
-        let (limit, bq, bphi) = self.oracle.base.clone().expect("a base to guess on");
+        // Borrowed, not cloned: the base can be a refuted guess with a table of gigabytes.
+        let base = self.oracle.base.as_ref().expect("a base to guess on");
+        let (limit, bq, bphi) = (base.0, &base.1, &base.2);
         // The freed heaps, each with 8 bits of the state's key for its folded copies.
         let freed: Vec<(u32, u32, u32)> = (0..self.oracle.freed.len() as u32)
             .filter_map(|h| self.oracle.freed[h as usize].map(|(i, p)| (h, i, p)))
@@ -1495,13 +1567,14 @@ impl<'a> Builder<'a> {
         let mut index: FxMap<(u32, u128), u32> = FxMap::default();
         index.insert((0, 0), 0);
         let mut delta: Vec<u32> = Vec::new();
+        let mut pace = Pace::new(self.ctl, (n as u64, self.opts.len() as u64));
         let mut head = 0;
         while head < states.len() {
-            if head % 4096 == 0 {
-                self.ctl.check(n as u64, self.opts.len() as u64)?;
-                if states.len() > MAX_GUESS_STATES {
-                    return Ok(None); // too many freed heaps: the exact search instead
-                }
+            if states.len() > MAX_GUESS_STATES {
+                return Ok(None); // too many freed heaps: the exact search instead
+            }
+            if head == 0 || pace.tick(8 * k as u64 + 8)? {
+                // As many states again must fit: the vectors and the index double.
                 crate::memory::check((states.len() * (k * 4 + 48)) as u64)?;
             }
             let (x, counts) = states[head];
@@ -1528,6 +1601,8 @@ impl<'a> Builder<'a> {
         let mut accept = Vec::with_capacity(states.len());
         let mut sum = Vec::new();
         for &(x, counts) in &states {
+            // Most sums are answered from the memo, which the search's own polls do not see.
+            pace.tick(64)?;
             sum.clear();
             sum.extend_from_slice(&self.oracle.reps[x as usize]);
             for (j, &(h, _, _)) in freed.iter().enumerate() {
@@ -1537,9 +1612,7 @@ impl<'a> Builder<'a> {
             sum.sort_unstable();
             accept.push(self.oracle.is_p(&sum)?);
         }
-        let (class, count) = minimise(&accept, &delta, k, || {
-            self.ctl.check(n as u64, self.opts.len() as u64)
-        })?;
+        let (class, count) = minimise(&accept, &delta, k, &mut pace)?;
         // The monoid of the minimal automaton: each class has an access word (breadth-first
         // from the empty sum), and column b of the table is column parent(b) moved by b's last
         // move.
@@ -1572,7 +1645,7 @@ impl<'a> Builder<'a> {
             }
             head += 1;
         }
-        let mul = table_by_columns(m, k, &dc, &order, &parent);
+        let mul = table_by_columns(m, k, &dc, &order, &parent, &mut pace)?;
         let p: Vec<bool> = (0..m).map(|c| accept[rep[c] as usize]).collect();
         let mut phi = vec![0u32; n as usize + 1];
         for h in 0..=n as usize {
@@ -1626,7 +1699,9 @@ impl<'a> Builder<'a> {
     /// A freed heap is folded at its element's index and period in the base (the period made
     /// even), the index raised to its copies in `heaps`.
     fn refine(&mut self, heaps: &[u32], truly_p: bool) -> Result<()> {
-        let (_, q, phi) = self.oracle.base.clone().expect("a base to guess on");
+        // Borrowed, not cloned: the base is the refuted guess, whose table can be gigabytes.
+        let (_, q, phi) = self.oracle.base.as_ref().expect("a base to guess on");
+        let m = q.m;
         self.oracle.freed.iter_mut().for_each(|f| *f = None);
         // Each candidate: the heap and the folding it would get.
         let mut candidates: Vec<(u32, (u32, u32))> = Vec::new();
@@ -1646,8 +1721,11 @@ impl<'a> Builder<'a> {
         candidates.reverse();
         let ids: Vec<u32> = (0..candidates.len() as u32).collect();
         let mut chosen: Option<Vec<u32>> = None;
+        let mut pace = Pace::new(self.ctl, self.oracle.at);
         'sizes: for k in 1..=candidates.len().min(3) {
             for subset in combinations(&ids, k) {
+                // Each subset finds representatives anew (a search over the base's elements).
+                pace.tick(64 * m as u64)?;
                 for &j in &subset {
                     let (h, f) = candidates[j as usize];
                     self.oracle.freed[h as usize] = Some(f);
@@ -1693,9 +1771,11 @@ impl<'a> Builder<'a> {
                 return Err(self.over_order(n, m, true));
             }
             let k = hyp.k;
+            let mut pace = Pace::new(self.ctl, (n, max + 1));
             // Commutativity: a counterexample is whichever order the hypothesis gets wrong.
             let mut cex: Option<Vec<usize>> = None;
             'comm: for s in 0..m {
+                pace.tick((k * k) as u64 + 1)?;
                 for a in 0..k {
                     for b in a + 1..k {
                         let ab = hyp.run(s as u32, &[a, b]);
@@ -1740,7 +1820,7 @@ impl<'a> Builder<'a> {
                 .collect();
             crate::memory::check((m * m * 4) as u64)?;
             let order: Vec<usize> = (0..m).collect();
-            let mul = table_by_columns(m, k, &hyp.delta, &order, &parent);
+            let mul = table_by_columns(m, k, &hyp.delta, &order, &parent, &mut pace)?;
             let q = Monoid {
                 m,
                 mul,

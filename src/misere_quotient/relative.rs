@@ -111,8 +111,13 @@ fn classes_per_count(
     // A copy past m goes to the sink, numbered once every state is known.
     const SINK: u32 = u32::MAX;
     let mut delta: Vec<u32> = Vec::new();
+    let mut pace = Pace::new(ctl, (heap, heap + 1));
     let mut head = 0;
     while head < states.len() {
+        if head == 0 || pace.tick(8 * k as u64)? {
+            // As many states again must fit: the vectors and the index double.
+            crate::memory::check((states.len() * (k * 4 + 48)) as u64)?;
+        }
         let (x, c) = states[head];
         for a in 0..k {
             let next = match gens.get(a) {
@@ -138,7 +143,7 @@ fn classes_per_count(
     delta.extend(std::iter::repeat_n(sink, k));
     let mut accept: Vec<bool> = states.iter().map(|&(x, _)| q.p[x as usize]).collect();
     accept.push(false);
-    let (class, _) = minimise(&accept, &delta, k, || ctl.check(heap, heap + 1))?;
+    let (class, _) = minimise(&accept, &delta, k, &mut pace)?;
     Ok((0..=m)
         .map(|c| {
             let seen: FxSet<u32> = states

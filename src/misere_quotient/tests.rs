@@ -369,3 +369,88 @@ fn relative_bounds_refuse_bad_input_and_stop_on_interrupt() {
         );
     }
 }
+
+/// Counts its checks; fails every check from the `fail_from`-th on.
+struct Counting {
+    calls: std::sync::atomic::AtomicU64,
+    fail_from: u64,
+}
+
+impl Counting {
+    fn new(fail_from: u64) -> Self {
+        Counting {
+            calls: 0.into(),
+            fail_from,
+        }
+    }
+    fn calls(&self) -> u64 {
+        self.calls.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Control for Counting {
+    fn check(&self, _: u64, _: u64) -> Result<()> {
+        let k = self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if k >= self.fail_from {
+            Err(Error::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[test]
+fn minimisation_polls_inside_its_rounds() {
+    // A cycle of 2^18 states accepting every third: two rounds of 2^18 states each, 2^22 units
+    // of work a round. The control must be polled within each round (4 times), not once a
+    // round, and an interrupt must end the minimisation at that poll.
+    let n = 3 << 16;
+    let delta: Vec<u32> = (0..n as u32).map(|s| (s + 1) % n as u32).collect();
+    let accept: Vec<bool> = (0..n).map(|s| s % 3 == 0).collect();
+    let c = Counting::new(u64::MAX);
+    let (class, count) = minimise(&accept, &delta, 1, &mut Pace::new(&c, (0, 1))).unwrap();
+    assert_eq!((count, class[3]), (3, 0));
+    let polls = c.calls();
+    let rounds = 2; // until the classes stop changing
+    let work = (rounds * n * 16) as u64;
+    assert!(
+        polls >= work / POLL_WORK - 1,
+        "{polls} polls for {work} units"
+    );
+    let c = Counting::new(0);
+    let r = minimise(&accept, &delta, 1, &mut Pace::new(&c, (0, 1)));
+    assert!(matches!(r, Err(Error::Interrupted)));
+    assert_eq!(c.calls(), 1, "the first poll stops it");
+}
+
+#[test]
+fn table_building_polls_between_columns() {
+    // The cyclic group of order 2048: a 4M-entry table, 4 polls' worth of work.
+    let m = 2048;
+    let delta: Vec<u32> = (0..m as u32).map(|s| (s + 1) % m as u32).collect();
+    let order: Vec<usize> = (0..m).collect();
+    let parent: Vec<(usize, usize)> = (0..m).map(|b| (b.saturating_sub(1), 0)).collect();
+    let c = Counting::new(u64::MAX);
+    let mul = table_by_columns(m, 1, &delta, &order, &parent, &mut Pace::new(&c, (0, 1))).unwrap();
+    assert_eq!(mul[5 * m + 7], 12);
+    assert!(c.calls() >= 3, "{} polls", c.calls());
+    let c = Counting::new(0);
+    let r = table_by_columns(m, 1, &delta, &order, &parent, &mut Pace::new(&c, (0, 1)));
+    assert!(matches!(r, Err(Error::Interrupted)));
+    assert_eq!(c.calls(), 1);
+}
+
+#[test]
+fn a_large_guess_is_interrupted_promptly() {
+    // 0.37 at heap 16 makes a guess of tens of thousands of elements, whose table, minimisation
+    // and proof ran for minutes between two polls. Every poll from the 700th on (well into heap
+    // 16) fails; the build must stop at the first of them (a later poll would mean work went on
+    // after it).
+    let opts = lists("0.37", 16);
+    let c = Counting::new(700);
+    let r = Quotient::compute(&opts, &c);
+    assert!(matches!(r, Err(Error::Interrupted)), "{:?}", r.err());
+    assert_eq!(c.calls(), 701, "polls after the interrupt");
+}

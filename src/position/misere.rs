@@ -177,17 +177,35 @@ impl MisereGame<'_> {
         }
         self.check(max_heap)?;
         crate::memory::check((max_heap + 1) * std::mem::size_of::<Vec<Vec<u32>>>() as u64)?;
+        // An estimate first, from the options of the largest heap (the heaps below have about
+        // as many, or fewer): an absurd max_heap (Nim at 10^6: 5·10^11 options) is refused at
+        // once instead of after minutes of listing. The lists are held twice by a quotient's
+        // build (as listed, and with the heaps that have no move left out).
+        let (mut top_options, mut top_parts) = (0u64, 0u64);
+        self.for_each_option(max_heap, &mut |parts| {
+            top_options += 1;
+            top_parts += parts.len() as u64;
+            if top_options % (1 << 20) == 0 {
+                ctl.check(0, max_heap + 1)?;
+            }
+            Ok(())
+        })?;
+        let per_heap = top_options * OPTION_BYTES + top_parts * 4;
+        crate::memory::check((max_heap + 1).saturating_mul(per_heap))?;
         let mut lists: Vec<Vec<Vec<u32>>> = Vec::with_capacity(max_heap as usize + 1);
-        let mut count = 0u64;
+        let (mut options, mut bytes) = (0u64, 0u64);
         for n in 0..=max_heap {
             ctl.check(n, max_heap + 1)?;
             let mut opts: Vec<Vec<u32>> = Vec::new();
             self.for_each_option(n, &mut |parts| {
                 let mut o: Vec<u32> = parts.iter().map(|&p| p as u32).collect();
                 o.sort_unstable();
-                count += o.len() as u64 + 1;
-                if count % (1 << 20) == 0 {
-                    crate::memory::check(count * 8)?;
+                options += 1;
+                bytes += OPTION_BYTES / 2 + 4 * o.len() as u64;
+                if options % (1 << 20) == 0 {
+                    // A heap can have millions of options: Ctrl-C and progress between them.
+                    ctl.check(n, max_heap + 1)?;
+                    crate::memory::check(bytes * 2)?;
                 }
                 opts.push(o);
                 Ok(())
@@ -214,6 +232,10 @@ impl MisereGame<'_> {
         })
     }
 }
+
+/// Bytes an option costs in a quotient's build, besides its parts: its list's header and
+/// allocation, as listed and again with the heaps that have no move left out.
+const OPTION_BYTES: u64 = 2 * 56;
 
 /// A fast hasher for small keys (FxHash's multiply-rotate), so that no dependency is needed.
 #[derive(Default, Clone, Copy)]
