@@ -78,10 +78,25 @@ def test_game_graph_cycle_names_labels():
     assert sorted(info.value.cycle) == ["a", "b", "c"]
 
 
-def test_plain_bad_arguments_stay_value_errors():
-    with pytest.raises(ValueError, match="engine must be") as info:
+def test_bad_arguments_in_the_core_are_argument_errors():
+    # Issue 32, fault 7: the core's Error::Invalid used to reach Python as a plain ValueError.
+    with pytest.raises(gr.ArgumentError, match="engine must be") as info:
         _core.Sequence.take_and_break("0.77", "fast")
-    assert not isinstance(info.value, gr.GrundyError)
-    with pytest.raises(ValueError, match="sparse engine") as info:
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(gr.ArgumentError, match="sparse engine"):
         _core.Sequence.take_and_break("0.[3]", "sparse")
-    assert not isinstance(info.value, gr.GrundyError)
+    with pytest.raises(gr.ArgumentError, match="threads must be at least 1"):
+        _core.Sequence.take_and_break("0.77").extend(10, None, 0)
+
+
+def test_core_memory_errors_carry_the_estimate():
+    with pytest.raises(gr.MemoryLimitError) as info:
+        _core.check_memory(2**63)
+    e = info.value
+    assert isinstance(e, MemoryError) and e.needed == 2**63 and 0 < e.available < 2**63
+    assert "MiB" in str(e)
+
+
+def test_core_type_errors_are_argument_type_errors():
+    with pytest.raises(gr.ArgumentTypeError, match="int32, int64"):
+        _core.Graph.from_arrays(2, np.array([1.0]), np.array([0.0]))

@@ -30,6 +30,7 @@ from . import _core, _display, _misere
 from ._misere import MISERE_MAX_POSITIONS
 from ._moves import Block, Move, Work, misere_nim_is_p
 from ._validate import as_count
+from .exceptions import ArgumentError, ArgumentTypeError
 from .loopy import sum_outcome, sum_value
 
 #: ``moves()`` and ``winning_moves()`` return at most this many moves; beyond, ValueError says
@@ -51,7 +52,7 @@ def _listed(found: Iterator[Move], limit: int, what: str) -> list[Move]:
     """At most ``limit`` moves from ``found`` as a list; ValueError when there are more."""
     out = list(itertools.islice(found, limit + 1))
     if len(out) > limit:
-        raise ValueError(
+        raise ArgumentError(
             f"this position has more than limit={limit} {what}; iterate over them with "
             f"iter_{what.replace(' ', '_')}() or take one with winning_move()"
         )
@@ -67,7 +68,7 @@ def _short(items: list[Any]) -> str:
 def _block(game: Any, items: Any) -> Block:
     make = getattr(game, "_component_block", None)
     if make is None:
-        raise TypeError(
+        raise ArgumentTypeError(
             f"a position is made of a heap game (TakeAndBreak, Subtraction, HeapGame) or a GameGraph, "
             f"not {type(game).__name__}"
         )
@@ -251,7 +252,7 @@ class Position:
         3
         """
         if self._loopy() is not None:
-            raise ValueError(
+            raise ArgumentError(
                 "this sum has a loopy component, whose value may be infinite: it has generalized values, not a "
                 "Grundy value; use outcome(), winning_moves() and drawing_moves()"
             )
@@ -361,7 +362,7 @@ class Position:
         limit = as_count(limit, "limit")
         out = list(itertools.islice(self._moves(Work(MAX_SEARCH_WORK, "moves")), limit + 1))
         if len(out) > limit:
-            raise ValueError(
+            raise ArgumentError(
                 f"this position has more than limit={limit} moves; iterate over them with iter_moves()"
             )
         return out
@@ -505,15 +506,15 @@ class Position:
         Position(Kayles 0.77: [2, 3, 2])
         """
         if not isinstance(move, Move):
-            raise TypeError(f"play() takes a Move, not {type(move).__name__}")
+            raise ArgumentTypeError(f"play() takes a Move, not {type(move).__name__}")
         c = move.component
         if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
-            raise TypeError(f"a move's component must be an int, not {type(c).__name__}")
+            raise ArgumentTypeError(f"a move's component must be an int, not {type(c).__name__}")
         if not 0 <= c < len(self):
-            raise ValueError(f"component {c} is out of range: this position has {len(self)} components")
+            raise ArgumentError(f"component {c} is out of range: this position has {len(self)} components")
         block, i, k = self._locate(int(c))
         if not isinstance(move.after, tuple):
-            raise TypeError(f"a move's after must be a tuple, not {type(move.after).__name__}")
+            raise ArgumentTypeError(f"a move's after must be a tuple, not {type(move.after).__name__}")
         new = block.play(i, move)
         return Position._of(self._blocks[:k] + (new,) + self._blocks[k + 1 :])
 
@@ -572,7 +573,10 @@ class Position:
     def _winning(self, misere: bool, work: Work, max_positions: int | None) -> Iterator[Move]:
         if self._loopy() is not None:
             if misere:
-                raise ValueError("misère play of loopy games is not supported: their misère theory is not built here")
+                raise ArgumentError(
+                    "misère play of loopy games is not supported: their "
+                    "misère theory is not built here"
+                )
             # A move to a P-position: one loopy component left infinite can never give P, so this is short.
             if self.outcome() == "N":
                 yield from (m for m in self._moves(work) if self.play(m).outcome() == "P")
@@ -657,13 +661,13 @@ def equivalent(a: Position, b: Position) -> bool:
     True
     """
     if not isinstance(a, Position) or not isinstance(b, Position):
-        raise TypeError(
+        raise ArgumentTypeError(
             f"equivalent() compares two Positions, not {type(a).__name__} and {type(b).__name__}"
         )
     loopy = (a + b)._loopy()
     if loopy is not None:
         if sum_value(loopy) is None or any(not isinstance(v, int) for v in loopy):
-            raise ValueError("equivalence is defined here for finite values only: a component has an infinite value")
+            raise ArgumentError("equivalence is defined here for finite values only: a component has an infinite value")
         return sum_value(loopy) == 0
     return (a + b).grundy == 0
 
@@ -725,7 +729,7 @@ def _rows(heaps: Any) -> np.ndarray:
     """A C-contiguous 2-d uint64 array of heap sizes, with clear errors for anything else."""
     arr = heaps if isinstance(heaps, np.ndarray) else np.asarray(heaps)
     if arr.ndim != 2:
-        raise ValueError(
+        raise ArgumentError(
             f"heaps must be a 2-d array with one sum of heaps per row, got {arr.ndim} dimension(s) "
             "(use arr.reshape(1, -1) for a single sum)"
         )
@@ -735,12 +739,12 @@ def _rows(heaps: Any) -> np.ndarray:
             bad = next((x for x in flat if isinstance(x, bool) or not isinstance(x, int)), None)
             if bad is None:
                 bad = next(x for x in flat if not 0 <= x < 2**64)
-                raise ValueError(f"heap sizes must be non-negative and below 2**64, got {bad}")
-            raise TypeError(f"heap sizes must be integers, not {type(bad).__name__} ({bad!r})")
-        raise TypeError(f"heap sizes must be integers, not {arr.dtype}")
+                raise ArgumentError(f"heap sizes must be non-negative and below 2**64, got {bad}")
+            raise ArgumentTypeError(f"heap sizes must be integers, not {type(bad).__name__} ({bad!r})")
+        raise ArgumentTypeError(f"heap sizes must be integers, not {arr.dtype}")
     if arr.dtype.kind == "i" and arr.size and int(arr.min()) < 0:
         r, c = np.argwhere(arr < 0)[0]
-        raise ValueError(f"heap sizes must be non-negative: row {r}, column {c} is {int(arr[r, c])}")
+        raise ArgumentError(f"heap sizes must be non-negative: row {r}, column {c} is {int(arr[r, c])}")
     return np.ascontiguousarray(arr, dtype=np.uint64)
 
 
