@@ -95,6 +95,9 @@ fn vertices(n: usize) -> String {
     }
 }
 
+/// The core's result type.
+pub type Result<T> = std::result::Result<T, Error>;
+
 #[cfg(test)]
 mod tests {
     use super::Error;
@@ -107,6 +110,3 @@ mod tests {
         assert!(two.ends_with("(2 vertices)"), "{two}");
     }
 }
-
-/// The core's result type.
-pub type Result<T> = std::result::Result<T, Error>;

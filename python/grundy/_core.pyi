@@ -14,6 +14,8 @@ __all__ = [
     "CycleError",
     "parse_code",
     "nim_sum",
+    "max_threads",
+    "check_memory",
     "HeapRule",
     "OptionTable",
     "heap_values",

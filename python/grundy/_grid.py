@@ -25,9 +25,10 @@ CARD_CELLS = 8
 
 
 def grid_size(rows: Any, cols: Any, cell_bytes: int = 4) -> tuple[int, int]:
-    """``(rows, cols)`` checked: non-negative integers below 2**64, whose ``rows * cols`` cells of
-    ``cell_bytes`` bytes each fit in memory (MemoryLimitError with the estimate, before anything
-    is allocated).
+    """``(rows, cols)`` checked: non-negative integers below 2**64, whose cells fit in memory.
+
+    Each of the ``rows * cols`` cells costs ``cell_bytes`` bytes; a grid that cannot fit raises
+    MemoryLimitError with the estimate, before anything is allocated.
 
     >>> grid_size(3, 4)
     (3, 4)

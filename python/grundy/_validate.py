@@ -10,6 +10,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import numpy as np
+
 from .exceptions import ArgumentError, ArgumentTypeError, TooLargeError
 
 #: Heap sizes and counts are unsigned 64-bit in the core.
@@ -48,3 +50,36 @@ def _short(x: Any, limit: int = 80) -> str:
     except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
         r = f"<{type(x).__name__}>"
     return r if len(r) <= limit else f"{r[: limit - 3]}..."
+
+
+def as_limit(n: Any, name: str) -> int:
+    """A limit (``max_positions``, ``limit``): a non-negative integer, capped at 2**64 - 1.
+
+    No search reaches 2**64 positions, so a larger limit means the same as that one.
+
+    >>> as_limit(2**70, "max_positions") == MAX_U64
+    True
+    """
+    return min(as_count(n, name), MAX_U64)
+
+
+def as_flag(x: Any, name: str) -> bool:
+    """A bool argument (``misere``, ``unbounded``): True or False, not 0, 1 or None.
+
+    >>> as_flag(True, "misere")
+    True
+    """
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    raise ArgumentTypeError(f"{name} must be True or False, not {_short(x)}")
+
+
+def as_name(name: Any) -> str | None:
+    """A display name: a str or None.
+
+    >>> as_name("Kayles")
+    'Kayles'
+    """
+    if name is not None and not isinstance(name, str):
+        raise ArgumentTypeError(f"name must be a string, not {type(name).__name__}")
+    return name

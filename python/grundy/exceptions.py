@@ -137,7 +137,7 @@ class MemoryLimitError(GrundyError, MemoryError):
     --------
     >>> import grundy as gr
     >>> try:
-    ...     gr.wythoff().row(10**7)
+    ...     gr.wythoff().row(10**7).values(5)
     ... except MemoryError as e:
     ...     type(e).__name__, e.needed > 10**12
     ('MemoryLimitError', True)

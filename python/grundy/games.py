@@ -16,7 +16,7 @@ import numpy as np
 from . import _checkpoint, _core, _display, _plot
 from ._moves import HeapBlock
 from ._progress import CHECKPOINT_EVERY, Run
-from ._validate import as_count, as_heap
+from ._validate import as_count, as_heap, as_name
 from .exceptions import ArgumentError, ArgumentTypeError, MemoryLimitError, NoPeriodError
 from .periodicity import DEFAULT_MAX_N, DIRECT_LIMIT, Periodicity, SparseSpace
 
@@ -704,7 +704,7 @@ class TakeAndBreak(Game):
             raise ArgumentTypeError(f"a take-and-break code must be a str like '0.77', not {type(code).__name__}")
         info = _core.parse_code(code)
         self.code: str = info["canonical"]
-        self.name = name
+        self.name = as_name(name)
         self._info = info
         if engine not in ("auto", "exact", "sparse"):
             raise ArgumentError(f"engine must be 'auto', 'exact' or 'sparse', not {engine!r}")

@@ -6,7 +6,7 @@ import operator
 from collections.abc import Callable, Iterable
 
 from . import _core
-from ._validate import as_heap
+from ._validate import as_heap, as_name
 from .exceptions import ArgumentError, ArgumentTypeError
 from .games import Game
 
@@ -69,7 +69,7 @@ class HeapGame(Game):
                 f"tuples, not {type(options).__name__}"
             )
         self.rule = options
-        self.name = name
+        self.name = as_name(name)
         super().__init__(_core.Sequence.options(options), ("options", id(options)))
 
     def options(self, n: int) -> list[tuple[int, ...]]:

@@ -55,6 +55,7 @@ import numpy as np
 
 from . import _core
 from ._progress import AUTO_DELAY, _check_progress, _check_threads
+from ._validate import as_flag
 from .exceptions import ArgumentError, ArgumentTypeError, NotFoundError
 
 if TYPE_CHECKING:
@@ -171,8 +172,8 @@ def _check_value(v: Any, where: str) -> Value:
 
 
 def _normal_play(misere: Any) -> None:
-    """Raises the error for misère play of loopy games (not supported)."""
-    if misere:
+    """Raises the error for misère play of loopy games (not supported), or for a ``misere`` that is not a bool."""
+    if as_flag(misere, "misere"):
         raise ArgumentError(
             "misère play of loopy games is not supported: the generalized Sprague-Grundy values "
             "and their sum rules hold for normal play only (misere=False)"
@@ -251,7 +252,7 @@ def sum_value(values: Iterable[Value]) -> Value | None:
     """
     x = 0
     inf: Infinity | None = None
-    for i, v in enumerate(values):
+    for i, v in enumerate(_iterable(values, "values")):
         v = _check_value(v, f"component {i}'s value")
         if isinstance(v, Infinity):
             if inf is not None:
@@ -297,18 +298,26 @@ def sum_outcome(values: Iterable[Value], *, misere: bool = False) -> str:
     >>> gr.sum_outcome([gr.Infinity()], misere=True)
     Traceback (most recent call last):
     ...
-    ValueError: misère play of loopy games is not supported: ...
+    grundy.exceptions.ArgumentError: misère play of loopy games is not supported: ...
     """
     _normal_play(misere)
     return value_outcome(sum_value(values))
 
 
+def _iterable(x: Any, name: str) -> Iterable[Any]:
+    """``x`` when it is an iterable of values (not a str), else ArgumentTypeError."""
+    if isinstance(x, (str, bytes)) or not isinstance(x, Iterable):
+        raise ArgumentTypeError(f"{name} must be an iterable of generalized values, not {type(x).__name__}")
+    return x
+
+
 def _component_options(values: Sequence[Value], component: int, option_values: Iterable[Value]) -> list[Value]:
+    values = list(_iterable(values, "values"))
     if isinstance(component, (bool, np.bool_)) or not isinstance(component, (int, np.integer)):
         raise ArgumentTypeError(f"component must be an index, not {component!r}")
     if not 0 <= component < len(values):
         raise NotFoundError(f"component {component} is not an index of the {len(values)} components")
-    return [_check_value(o, f"option {j}'s value") for j, o in enumerate(option_values)]
+    return [_check_value(o, f"option {j}'s value") for j, o in enumerate(_iterable(option_values, "option_values"))]
 
 
 def winning_options(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _display
+from ._validate import as_count
 from .exceptions import ArgumentError, ArgumentTypeError
 
 #: How many values ``game.periodicity()`` examines at most unless told otherwise.
@@ -106,6 +107,7 @@ class Periodicity:
         >>> gr.nim().periodicity().value(10**18)
         1000000000000000000
         """
+        h = as_count(h, "h")
         if self.period is None or self.preperiod is None or h < self.preperiod:
             raise ArgumentError(f"G({h}) cannot be read off {self!r}")
         q, r = divmod(h - self.preperiod, self.period)
@@ -238,6 +240,7 @@ class SparseSpace:
         >>> all(s.is_rare(int(g[h]), h) for h in s.rare_positions.tolist())
         True
         """
+        value, heap = as_count(value, "value"), as_count(heap, "heap")
         bits = bin(value & self.mask).count("1") + (heap % 2 if self.parity_dependent else 0)
         return bits % 2 == 0
 

@@ -20,6 +20,7 @@ there is no such rule: Nim has an exact strategy, other sums are searched exhaus
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Iterable, Iterator
 from html import escape
 from typing import Any
@@ -29,8 +30,8 @@ import numpy as np
 from . import _core, _display, _misere
 from ._misere import MISERE_MAX_POSITIONS
 from ._moves import Block, Move, Work, misere_nim_is_p
-from ._validate import as_count
-from .exceptions import ArgumentError, ArgumentTypeError
+from ._validate import as_flag, as_limit
+from .exceptions import ArgumentError, ArgumentTypeError, SearchLimitError
 from .loopy import sum_outcome, sum_value
 
 #: ``moves()`` and ``winning_moves()`` return at most this many moves; beyond, ValueError says
@@ -48,13 +49,19 @@ _REPR_ITEMS = 8
 _UNLIMITED = float("inf")
 
 
+def _play_args(misere: Any, max_positions: Any) -> tuple[bool, int]:
+    """``misere`` and ``max_positions`` checked (at the call, not when a generator first runs)."""
+    return as_flag(misere, "misere"), _misere.limit(max_positions)
+
+
 def _listed(found: Iterator[Move], limit: int, what: str) -> list[Move]:
-    """At most ``limit`` moves from ``found`` as a list; ValueError when there are more."""
-    out = list(itertools.islice(found, limit + 1))
+    """At most ``limit`` moves from ``found`` as a list; SearchLimitError when there are more."""
+    out = list(itertools.islice(found, min(limit, sys.maxsize - 1) + 1))
     if len(out) > limit:
-        raise ArgumentError(
+        raise SearchLimitError(
             f"this position has more than limit={limit} {what}; iterate over them with "
-            f"iter_{what.replace(' ', '_')}() or take one with winning_move()"
+            f"iter_{what.replace(' ', '_')}() or take one with winning_move()",
+            limit=limit,
         )
     return out
 
@@ -301,6 +308,7 @@ class Position:
         >>> gr.Position(gr.nim(), [1, 1]).outcome(), gr.Position(gr.nim(), [1, 1]).outcome(misere=True)
         ('P', 'N')
         """
+        misere, _ = _play_args(misere, max_positions)
         loopy = self._loopy()
         if loopy is not None:
             return sum_outcome(loopy, misere=misere)
@@ -359,8 +367,8 @@ class Position:
         >>> [str(m) for m in gr.Position(gr.nim(), [2, 1]).moves()]
         ['component 0: 2 -> nothing', 'component 0: 2 -> 1', 'component 1: 1 -> nothing']
         """
-        limit = as_count(limit, "limit")
-        out = list(itertools.islice(self._moves(Work(MAX_SEARCH_WORK, "moves")), limit + 1))
+        limit = as_limit(limit, "limit")
+        out = list(itertools.islice(self._moves(Work(MAX_SEARCH_WORK, "moves")), min(limit, sys.maxsize - 1) + 1))
         if len(out) > limit:
             raise ArgumentError(
                 f"this position has more than limit={limit} moves; iterate over them with iter_moves()"
@@ -401,6 +409,7 @@ class Position:
         >>> gr.Position(gr.kayles(), list(m.after)).grundy
         0
         """
+        misere, _ = _play_args(misere, max_positions)  # now, not at the first next()
         return self._winning(misere, Work(_UNLIMITED, "winning moves"), max_positions)
 
     def winning_moves(
@@ -440,8 +449,10 @@ class Position:
         >>> gr.Position(gr.nim(), [9, 12, 5]).winning_moves()
         []
         """
+        misere, _ = _play_args(misere, max_positions)
+        limit = as_limit(limit, "limit")
         found = self._winning(misere, Work(MAX_SEARCH_WORK, "winning moves"), max_positions)
-        return _listed(found, as_count(limit, "limit"), "winning moves")
+        return _listed(found, limit, "winning moves")
 
     def winning_move(self, misere: bool = False, *, max_positions: int | None = None) -> Move | None:
         """Find one winning move, fast even for heaps of 10^18 tokens.
@@ -565,10 +576,11 @@ class Position:
         >>> pos.outcome(), pos.drawing_moves()
         ('D', [Move(component=0, before='s', after=('s',)), Move(component=1, before='s', after=('s',))])
         """
+        limit = as_limit(limit, "limit")
         if self.outcome() != "D":
             return []
         found = (m for m in self._moves(Work(MAX_SEARCH_WORK, "drawing moves")) if self.play(m).outcome() == "D")
-        return _listed(found, as_count(limit, "limit"), "drawing moves")
+        return _listed(found, limit, "drawing moves")
 
     def _winning(self, misere: bool, work: Work, max_positions: int | None) -> Iterator[Move]:
         if self._loopy() is not None:
@@ -717,12 +729,13 @@ def outcomes(
     >>> gr.outcomes(gr.kayles(), [[10**18, 1], [4, 1]])
     array([ True,  True])
     """
+    misere, top = _play_args(misere, max_positions)
     arr = _rows(heaps)
     rows, width = arr.shape
     if width == 0 or rows == 0:  # empty sums: no move, so P (normal) or N (misère)
         return np.full(rows, not misere)
     block = _block(game, [])
-    return block.row_outcomes(arr, misere, _misere.limit(max_positions))
+    return block.row_outcomes(arr, misere, top)
 
 
 def _rows(heaps: Any) -> np.ndarray:
@@ -736,8 +749,9 @@ def _rows(heaps: Any) -> np.ndarray:
     if arr.dtype == np.bool_ or arr.dtype.kind not in "iu":
         if arr.dtype == object:
             flat = arr.ravel().tolist()
-            bad = next((x for x in flat if isinstance(x, bool) or not isinstance(x, int)), None)
-            if bad is None:
+            missing = object()
+            bad = next((x for x in flat if isinstance(x, bool) or not isinstance(x, int)), missing)
+            if bad is missing:
                 bad = next(x for x in flat if not 0 <= x < 2**64)
                 raise ArgumentError(f"heap sizes must be non-negative and below 2**64, got {bad}")
             raise ArgumentTypeError(f"heap sizes must be integers, not {type(bad).__name__} ({bad!r})")

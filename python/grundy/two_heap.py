@@ -17,7 +17,7 @@ import numpy as np
 from . import _core, _misere
 from ._grid import CARD_CELLS, GridGame
 from ._progress import _check_threads
-from ._validate import MAX_U64, as_count, as_heap
+from ._validate import MAX_U64, as_count, as_flag, as_heap, as_name
 from .exceptions import ArgumentError, ArgumentTypeError, MemoryLimitError, SearchLimitError
 from .periodicity import Periodicity
 
@@ -90,10 +90,8 @@ class TwoHeapGame(GridGame):
             vecs.append((dx, dy))
         if not isinstance(unbounded, bool):
             raise ArgumentTypeError(f"unbounded must be True or False, not {unbounded!r}")
-        if name is not None and not isinstance(name, str):
-            raise ArgumentTypeError(f"name must be a string, not {type(name).__name__}")
         self._core = _core.TwoHeap(vecs, unbounded)
-        self.name = name
+        self.name = as_name(name)
         self._threads = _check_threads(threads)
         self._cache = np.zeros((0, 0), dtype=np.uint32)
 
@@ -143,8 +141,11 @@ class TwoHeapGame(GridGame):
         return self._cache
 
     def _core_grid(self, rows: int, cols: int) -> np.ndarray:
-        """G(a, b) for ``a < rows``, ``b < cols``; the core estimates the memory first and refuses
-        (MemoryLimitError, with the estimate) what cannot fit, before allocating anything."""
+        """G(a, b) for ``a < rows``, ``b < cols``.
+
+        The memory is estimated first: what cannot fit raises MemoryLimitError (with the estimate)
+        before anything is allocated.
+        """
         try:
             _core.check_memory(min(rows * cols * self._CELL_BYTES, MAX_U64))  # 2**64 rows: no usize
             return self._core.grid(rows, cols, None, self._threads)
@@ -215,8 +216,9 @@ class TwoHeapGame(GridGame):
         pairs = [_pair(s) for s in states]
         if not pairs:
             return np.zeros(0, dtype=np.uint32)
+        # The grid first (a pair near 2**64 is refused there, before any int64 array overflows).
+        g = self._ensure(max(a for a, _ in pairs) + 1, max(b for _, b in pairs) + 1)
         arr = np.array(pairs, dtype=np.int64)
-        g = self._ensure(int(arr[:, 0].max()) + 1, int(arr[:, 1].max()) + 1)
         return g[arr[:, 0], arr[:, 1]]
 
     def outcome(self, state: tuple[int, int], misere: bool = False, *, max_positions: int | None = None) -> str:
@@ -258,11 +260,12 @@ class TwoHeapGame(GridGame):
         ('P', 'N')
         """
         a, b = _pair(state)
+        misere, top = as_flag(misere, "misere"), _misere.limit(max_positions)
         if not misere:
             return "P" if self.value((a, b)) == 0 else "N"
         # P iff every option is N; a position without options is N in misère play. The table
         # and the walk over it are O(a * b): refused at once when too large, not after hours.
-        cells, top = (a + 1) * (b + 1), _misere.limit(max_positions)
+        cells = (a + 1) * (b + 1)
         if cells > top:
             raise SearchLimitError(
                 f"the misère outcome of {(a, b)} in {self._name()} needs the {cells} positions of the grid below "
@@ -306,6 +309,8 @@ class TwoHeapGame(GridGame):
             When ``state`` is not a pair of integers.
         ValueError
             When ``state`` does not have two entries, or an entry is negative or not below 2**64.
+        MemoryError
+            When the options cannot all be held in memory (MemoryLimitError, raised at once).
 
         Examples
         --------
@@ -314,7 +319,17 @@ class TwoHeapGame(GridGame):
         [(1, 1), (1, 0), (0, 2), (0, 1)]
         """
         a, b = _pair(state)
+        # (10**15, 1) of Wythoff has 10**15 options: refuse at once (MemoryLimitError), not after
+        # filling the memory. About 100 bytes per option: a pair in the core, a tuple in Python.
+        _core.check_memory(min(self._option_count(a, b) * 100, MAX_U64))
         return [tuple(o) for o in self._core.options(a, b)]  # type: ignore[misc]
+
+    def _option_count(self, a: int, b: int) -> int:
+        """At most how many options ``(a, b)`` has: one per move, or per multiple of it when unbounded."""
+        if not self.unbounded:
+            return len(self.moves)
+        # k * (dx, dy) fits under (a, b) for k <= a // dx and k <= b // dy (no bound where 0).
+        return sum(min(a // dx if dx else b // dy, b // dy if dy else a // dx) for dx, dy in self.moves)
 
     def _moves(self, state: tuple[int, int]) -> list[tuple[tuple[int, int], tuple[tuple[int, int], ...]]]:
         """Every move.
@@ -358,6 +373,7 @@ class TwoHeapGame(GridGame):
         >>> gr.wythoff().winning_options((4, 4))
         [(0, 0)]
         """
+        target = as_count(target, "target")
         opts = self.options(state)
         vals = self.values(opts)
         return [o for o, v in zip(opts, vals, strict=True) if v == target]

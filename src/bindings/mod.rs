@@ -11,7 +11,9 @@ mod two_heap;
 
 use crate::error::Error;
 use numpy::PyReadonlyArray1;
-use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyIndexError, PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,6 +1,9 @@
 //! `_core.Sequence`: a rule's cached Grundy values, extended on demand without the GIL.
 
-use super::{argument_error, argument_type_error, not_found_error, on_threads, reentrancy_error, ErrSlot, PyControl};
+use super::{
+    argument_error, argument_type_error, not_found_error, on_threads, reentrancy_error, ErrSlot,
+    PyControl,
+};
 use crate::engine::{
     AllowedFn, AnySequence, OptionList, OptionsFn, Sequence as CoreSequence, SubtractionExact,
     TakeAndBreakExact, TakeAndBreakSparse, Values,
@@ -358,9 +361,8 @@ impl Sequence {
             let v = s.values();
             (start <= stop && stop <= v.len()).then(|| narrow(v, start, stop))
         })?;
-        let out = out.ok_or_else(|| {
-            not_found_error(format!("values {start}..{stop} are not computed"))
-        })?;
+        let out =
+            out.ok_or_else(|| not_found_error(format!("values {start}..{stop} are not computed")))?;
         Ok(out.into_array(py))
     }
 

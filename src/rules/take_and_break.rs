@@ -219,7 +219,11 @@ impl Parser<'_> {
             return format!("{:?}", self.code);
         }
         let cut = self.chars[QUOTED].0;
-        format!("{:?}... ({} characters)", &self.code[..cut], self.chars.len())
+        format!(
+            "{:?}... ({} characters)",
+            &self.code[..cut],
+            self.chars.len()
+        )
     }
 
     /// Position in characters (not bytes), which is what a user counts.
@@ -405,6 +409,26 @@ mod tests {
         assert_eq!(TakeAndBreak::parse("0.4F").unwrap().max_heaps(), 3);
         assert_eq!(TakeAndBreak::parse("0.77").unwrap().max_heaps(), 2);
         assert_eq!(TakeAndBreak::parse("0.137").unwrap().last_nonzero(), 3);
+    }
+
+    #[test]
+    fn a_long_code_is_quoted_cut_and_kept_whole() {
+        // 100,000 characters used to be quoted in full (a 150 KB message).
+        let code = format!("0.{}", "é".repeat(100_000));
+        match TakeAndBreak::parse(&code) {
+            Err(Error::Parse {
+                message,
+                code: kept,
+                position,
+            }) => {
+                assert!(message.len() < 300, "{} bytes", message.len());
+                assert!(message.contains("... (100002 characters)"), "{message}");
+                assert_eq!((kept, position), (code, 2));
+            }
+            other => panic!("{other:?}"),
+        }
+        let short = TakeAndBreak::parse("0.7x").unwrap_err().to_string();
+        assert!(short.contains("\"0.7x\""), "{short}");
     }
 
     #[test]
