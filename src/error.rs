@@ -76,7 +76,7 @@ impl fmt::Display for Error {
                     write!(f, "... -> ")?;
                 }
                 match c.first() {
-                    Some(v) => write!(f, "{v} ({} vertices)", c.len()),
+                    Some(v) => write!(f, "{v} ({})", vertices(c.len())),
                     None => f.write_str("?"),
                 }
             }
@@ -86,5 +86,27 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// "1 vertex", "2 vertices".
+fn vertices(n: usize) -> String {
+    if n == 1 {
+        "1 vertex".into()
+    } else {
+        format!("{n} vertices")
+    }
+}
+
 /// The core's result type.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn a_cycle_of_one_vertex_is_singular() {
+        let one = Error::Cycle(vec![7]).to_string();
+        assert!(one.ends_with("7 -> 7 (1 vertex)"), "{one}");
+        let two = Error::Cycle(vec![1, 2]).to_string();
+        assert!(two.ends_with("(2 vertices)"), "{two}");
+    }
+}

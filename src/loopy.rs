@@ -142,12 +142,14 @@ fn in_pool<R: Send>(pool: Option<&ThreadPool>, f: impl FnOnce() -> R + Send) -> 
     }
 }
 
+/// A pool of `threads` threads, capped as every pool is
+/// ([`pool_threads`](crate::engine::pool_threads): at most one per usable processor; a pool of
+/// 10^6 threads would never finish starting).
 fn make_pool(threads: Option<usize>) -> Result<Option<ThreadPool>> {
     match threads {
         None => Ok(None),
-        Some(0) => Err(Error::Invalid("threads must be at least 1".into())),
         Some(t) => rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
+            .num_threads(crate::engine::pool_threads(t)?)
             .build()
             .map(Some)
             .map_err(|e| Error::Invalid(format!("cannot start {t} threads: {e}"))),
@@ -489,6 +491,16 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (self.0 >> 33) % n
         }
+    }
+
+    #[test]
+    fn thread_counts_are_capped_at_the_processors() {
+        // 10^6 threads used to start 10^6 threads (minutes); 0 is refused.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let pool = make_pool(Some(1_000_000)).unwrap().unwrap();
+        assert_eq!(pool.current_num_threads(), cores);
+        assert!(make_pool(Some(0)).is_err());
+        assert!(make_pool(None).unwrap().is_none());
     }
 
     #[test]

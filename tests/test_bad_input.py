@@ -82,3 +82,29 @@ def test_callable_with_wrong_signature_raises_typeerror():
     g = gr.Subtraction(allowed=lambda n: True)
     with pytest.raises(TypeError):
         g.values(5)
+
+
+def test_a_huge_bad_code_gives_a_short_message():
+    # Issue 32, fault 9: a 100,000-character bad code gave a 150 KB message; .code stays whole.
+    code = "0." + "x" * 100_000
+    with pytest.raises(gr.CodeError) as info:
+        gr.TakeAndBreak(code)
+    assert len(str(info.value)) < 300
+    assert "(100002 characters)" in str(info.value)
+    assert info.value.code == code and info.value.position == 2
+    # A short code is still quoted whole.
+    with pytest.raises(gr.CodeError, match='"0.7x"'):
+        gr.TakeAndBreak("0.7x")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: gr.TakeAndBreak("0.77", name=5),
+        lambda: gr.HeapGame(lambda n: [], name=5),
+        lambda: gr.TwoHeapGame([(1, 0)], name=5),
+    ],
+)
+def test_names_must_be_strings(call):
+    with pytest.raises(gr.ArgumentTypeError, match="name must be a string"):
+        call()

@@ -78,10 +78,75 @@ def test_game_graph_cycle_names_labels():
     assert sorted(info.value.cycle) == ["a", "b", "c"]
 
 
-def test_plain_bad_arguments_stay_value_errors():
-    with pytest.raises(ValueError, match="engine must be") as info:
+def test_bad_arguments_in_the_core_are_argument_errors():
+    # Issue 32, fault 7: the core's Error::Invalid used to reach Python as a plain ValueError.
+    with pytest.raises(gr.ArgumentError, match="engine must be") as info:
         _core.Sequence.take_and_break("0.77", "fast")
-    assert not isinstance(info.value, gr.GrundyError)
-    with pytest.raises(ValueError, match="sparse engine") as info:
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(gr.ArgumentError, match="sparse engine"):
         _core.Sequence.take_and_break("0.[3]", "sparse")
-    assert not isinstance(info.value, gr.GrundyError)
+    with pytest.raises(gr.ArgumentError, match="threads must be at least 1"):
+        _core.Sequence.take_and_break("0.77").extend(10, None, 0)
+
+
+def test_core_memory_errors_carry_the_estimate():
+    with pytest.raises(gr.MemoryLimitError) as info:
+        _core.check_memory(2**63)
+    e = info.value
+    assert isinstance(e, MemoryError) and e.needed == 2**63 and 0 < e.available < 2**63
+    assert "MiB" in str(e)
+
+
+def test_core_type_errors_are_argument_type_errors():
+    with pytest.raises(gr.ArgumentTypeError, match="int32, int64"):
+        _core.Graph.from_arrays(2, np.array([1.0]), np.array([0.0]))
+
+
+_REENTER = """
+import grundy as gr
+game = None
+def options(n):
+    game.values(2)  # the game that is calling this very function
+    return [(n - 1,)] if n else []
+def allowed(n, k):
+    game.value(1)
+    return k == 1
+for make in (lambda: gr.HeapGame(options), lambda: gr.Subtraction(allowed=allowed)):
+    for threads in (None, 2):
+        game = make()
+        try:
+            game.values(6, threads=threads)
+            print("returned")
+        except gr.ReentrancyError as e:
+            print("ReentrancyError", isinstance(e, RuntimeError), "asked the same game" in str(e))
+        except BaseException as e:
+            print("foreign", type(e).__name__, e)
+    # The game is usable afterwards.
+    game = make()
+print("after", gr.HeapGame(lambda n: [(n - 1,)] if n else []).values(4).tolist())
+"""
+
+
+def test_a_rule_that_asks_its_own_game_is_refused_not_deadlocked():
+    # Issue 32, fault 9: on main the sequence's lock was taken twice by one computation and the
+    # call hung for ever (HeapGame, Subtraction(allowed=)); now a ReentrancyError says why.
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", _REENTER], capture_output=True, text=True, timeout=30, env=env, check=False
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("re-entering a game from its own rule hung")
+    lines = out.stdout.splitlines()
+    assert lines[:4] == ["ReentrancyError True True"] * 4, (out.stdout, out.stderr[-2000:])
+    assert lines[4] == "after [0, 1, 0, 1]"
+
+
+def test_reading_another_game_from_a_rule_is_fine():
+    kayles = gr.kayles()
+    g = gr.HeapGame(lambda n: [(n - 1,)] if n and kayles.value(n) >= 0 else [])
+    assert g.values(5).tolist() == [0, 1, 0, 1, 0]

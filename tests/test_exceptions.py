@@ -55,3 +55,27 @@ def test_code_errors_name_the_character():
     with pytest.raises(gr.CodeError) as e:
         gr.TakeAndBreak("0.7x")
     assert (e.value.code, e.value.position) == ("0.7x", 3)
+
+
+def test_the_argument_classes_survive_pickling():
+    for err in (
+        gr.ArgumentError("n must be non-negative, got -1"),
+        gr.ArgumentTypeError("n must be an integer"),
+        gr.TooLargeError("h must be below 2**64"),
+        gr.NotFoundError("'z' is not a vertex"),
+        gr.MemoryLimitError("this needs about 1 MiB", needed=2**20, available=10),
+        gr.ReentrancyError("asked the same game"),
+    ):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err) and back.__dict__ == err.__dict__
+
+
+def test_every_public_exception_is_listed_once_and_documented():
+    import grundy.exceptions as ex
+
+    assert len(set(ex.__all__)) == len(ex.__all__)
+    for name in ex.__all__:
+        cls = getattr(gr, name)
+        assert issubclass(cls, gr.GrundyError)
+        assert cls.__doc__ and ">>>" in cls.__doc__, f"{name} needs a docstring with an example"
+        assert name in (ex.__doc__ or "") or name == "GrundyError", f"the module docstring does not list {name}"

@@ -312,3 +312,21 @@ def test_ctrl_c_interrupts_values():
         pytest.skip("the values were computed before the signal could arrive (a fast machine)")
     assert word == "interrupted"
     assert float(when) - sent < 1.0
+
+
+def test_a_cycle_of_one_vertex_says_vertex():
+    # Issue 32, fault 9: "(1 vertices)".
+    with pytest.raises(gr.CycleError) as info:
+        gr.GameGraph({"a": ["a"]}).values()
+    assert "(1 vertex)" in str(info.value) and "vertices" not in str(info.value)
+    with pytest.raises(gr.CycleError, match=r"\(1 vertex\)"):
+        gr._core.Graph.from_arrays(1, np.array([0], np.int64), np.array([0], np.int64)).values()
+    assert "(2 vertices)" in str(gr.CycleError(["a", "b"]))
+
+
+def test_lookups_are_not_found_errors():
+    g = gr.GameGraph({"a": ["b"], "b": []})
+    for call in (lambda: g.value("z"), lambda: g.vertex("z"), lambda: g.label(7)):
+        with pytest.raises(gr.NotFoundError) as info:
+            call()
+        assert isinstance(info.value, (KeyError, IndexError))

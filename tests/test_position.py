@@ -572,3 +572,29 @@ def test_position_html_of_a_loopy_sum_shows_its_generalized_value_not_an_error(k
         assert pos.play(pos.winning_move()).outcome() == "P"
     else:
         assert "winning move" not in rows
+
+
+def test_nested_heap_lists_are_refused_not_flattened():
+    # Issue 32, fault 9: Position(kayles, [[1, 2]]) was the sum of heaps 1 and 2.
+    with pytest.raises(gr.ArgumentTypeError, match="heap at index 0 must be an integer, not list"):
+        gr.Position(gr.kayles(), [[1, 2]])
+    with pytest.raises(gr.ArgumentTypeError):
+        gr.Position(gr.kayles(), [(1,), (2,)])
+    with pytest.raises(gr.ArgumentError, match="1-d"):
+        gr.Position(gr.kayles(), np.array([[1, 2]]))
+    # nim_sum still reads an array of any shape, as documented.
+    assert gr.nim_sum(np.array([[1, 2], [4, 8]])) == 15
+
+
+def test_bad_play_arguments_are_refused_at_the_call():
+    pos = gr.Position(gr.kayles(), [3, 4])
+    with pytest.raises(gr.ArgumentTypeError, match="misere must be True or False"):
+        pos.outcome(misere=None)
+    with pytest.raises(gr.ArgumentTypeError, match="misere"):
+        pos.iter_winning_moves(misere=1)  # at the call, before the first next()
+    with pytest.raises(gr.ArgumentTypeError):
+        gr.outcomes(gr.kayles(), [[1, None]])
+    # Huge limits are only bounds (they used to reach islice or the core as OverflowError).
+    assert len(pos.moves(limit=2**70)) == len(pos.moves())
+    assert pos.outcome(misere=True, max_positions=2**70) in ("P", "N")
+    assert gr.outcomes(gr.kayles(), [[1, 2]], misere=True, max_positions=2**70).shape == (1,)

@@ -1,12 +1,13 @@
 """Thread counts are input too: a huge ``threads=`` is capped at the processors, never a hang.
 
 Every ``threads=`` the bindings take (sequences, game graphs) builds a pool of at most one thread
-per processor; 0 is a ValueError; the values never depend on the count.
+per processor; 0 is an ArgumentError (a ValueError); the values never depend on the count.
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 import pytest
@@ -81,3 +82,79 @@ def test_zero_threads_is_a_value_error_in_the_core_too():
     g = _core.Graph.from_arrays(2, np.array([1], np.int64), np.array([0], np.int64))
     with pytest.raises(ValueError, match="threads must be at least 1"):
         g.values(0)
+
+
+# -- issue 32, fault 1: every API that takes threads=, with 0, -1, 10**6 and 2**70 --------------------
+# Each runs in a fresh interpreter bounded by a timeout: on main, generalized_values(threads=10**6)
+# started 10**6 threads and never answered, and 2**70 raised a raw OverflowError.
+THREAD_APIS = {
+    "Game.values": "gr.kayles().values(300, threads=t)",
+    "Game.values (callable rule)": "gr.Subtraction(allowed=lambda n, k: k <= 2).values(50, threads=t)",
+    "Game.periodicity": "gr.kayles().periodicity(threads=t)",
+    "GameGraph.values": "gr.GameGraph([(1, 0), (2, 1)]).values(threads=t)",
+    "GameGraph.generalized_values": "gr.GameGraph([(0, 1), (1, 0), (1, 2)]).generalized_values(threads=t)",
+    "StateGame": "gr.StateGame(lambda s: [s - 1] if s else [], threads=t).value(20)",
+    "TwoHeapGame": "gr.TwoHeapGame([(1, 0), (0, 1)], threads=t).grid(20, 20)",
+    "wythoff grid": "gr.TwoHeapGame([(1, 0), (0, 1), (1, 1)], unbounded=True, threads=t).grid(30, 30)",
+}
+THREAD_COUNTS = {"0": 0, "-1": -1, "10**6": 10**6, "2**70": 2**70}
+
+_PROBE = """
+import sys
+import grundy as gr
+for label, t in {counts}.items():
+    try:
+        {call}
+        print(label, "ok")
+    except gr.GrundyError as e:
+        print(label, "error", type(e).__name__, isinstance(e, ValueError))
+    except BaseException as e:
+        print(label, "foreign", type(e).__name__, e)
+"""
+
+
+#: survey() checks its own threads= in _survey.py, which another change of issue 32 rewrites
+#: (threads=0 is accepted silently there today); drop the mark once it routes through _check_threads.
+THREAD_APIS["survey"] = 'gr.survey(["0.7", "0.6"], max_n=64, threads=t, progress=False)'
+_PENDING_THREADS = {"survey": "survey() threads check in _survey.py: pending in issue 32"}
+
+
+def _api(name: str) -> Any:
+    if name not in _PENDING_THREADS:
+        return name
+    return pytest.param(name, marks=[pytest.mark.xfail(reason=_PENDING_THREADS[name], strict=False)])
+
+
+@pytest.mark.parametrize("api", [_api(a) for a in THREAD_APIS])
+def test_every_thread_count_is_refused_or_capped_at_once(api):
+    import subprocess
+    import sys
+
+    code = _PROBE.format(counts=repr(THREAD_COUNTS), call=THREAD_APIS[api])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, env=env, check=False
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{api}: a thread count did not answer within 30 s (a pool of every size asked?)")
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = dict(line.split(" ", 1) for line in out.stdout.splitlines())
+    # 0 and -1: a clear ArgumentError (a ValueError); 10**6 and 2**70: capped, so computed.
+    assert got["0"] == "error ArgumentError True", got
+    assert got["-1"] == "error ArgumentError True", got
+    assert got["10**6"] == "ok", got
+    assert got["2**70"] == "ok", got
+
+
+def test_the_cap_is_the_same_for_every_engine():
+    from grundy._progress import _check_threads
+
+    cap = _core.max_threads()
+    assert cap >= 1
+    assert _check_threads(10**6) == cap and _check_threads(2**70) == cap
+    assert _check_threads(1) == 1 and _check_threads(None) is None
+    with pytest.raises(gr.ArgumentError):
+        _check_threads(0)
+    with pytest.raises(gr.ArgumentTypeError):
+        _check_threads(2.0)

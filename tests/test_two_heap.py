@@ -162,3 +162,40 @@ def test_display_and_plot():
     pts = ax.collections[0].get_offsets()
     g = w.grid(30, 20)
     assert len(pts) == int((g == 0).sum())
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda w: w.row(10**6).values(5),
+        lambda w: w.row(10**6).periodicity(),
+        lambda w: w.value((10**6, 5)),
+        lambda w: w.grid(10**6, 10**6),
+        lambda w: w.grid(2**64 - 1, 2),
+        lambda w: w.values([(2**64 - 1, 1)]),
+        lambda w: w.options((10**15, 1)),
+    ],
+)
+def test_huge_two_heap_requests_are_refused_with_the_estimate(call):
+    # Issue 32, fault 9: Wythoff.row(10**6) asked for 238 GB with a plain MemoryError; (10**15, 1)
+    # listed 10**15 options until the memory ran out. Refused before allocating, with the estimate.
+    w = gr.wythoff()
+    with pytest.raises(gr.MemoryLimitError) as info:
+        call(w)
+    assert isinstance(info.value, MemoryError)
+    assert info.value.needed is not None and info.value.needed > 0
+
+
+def test_a_huge_misere_outcome_is_refused_at_once():
+    with pytest.raises(gr.SearchLimitError, match="max_positions"):
+        gr.wythoff().outcome((10**5, 10**5), misere=True)
+    assert gr.wythoff().outcome((3, 5), misere=True, max_positions=100) in ("P", "N")
+    with pytest.raises(gr.ArgumentTypeError, match="misere"):
+        gr.wythoff().outcome((3, 5), misere=None)
+
+
+def test_the_option_count_bounds_the_options():
+    for game in (gr.wythoff(), gr.TwoHeapGame([(1, 2), (3, 0)], unbounded=True), gr.TwoHeapGame([(1, 1), (0, 2)])):
+        for a in range(7):
+            for b in range(7):
+                assert len(game.options((a, b))) <= game._option_count(a, b)

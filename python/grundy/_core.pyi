@@ -14,6 +14,8 @@ __all__ = [
     "CycleError",
     "parse_code",
     "nim_sum",
+    "max_threads",
+    "check_memory",
     "HeapRule",
     "OptionTable",
     "heap_values",
@@ -169,6 +171,8 @@ def misere_outcomes(
 ) -> np.ndarray: ...
 def parse_code(code: str) -> _CodeInfo: ...
 def nim_sum(heaps: np.ndarray) -> int: ...
+def max_threads() -> int: ...
+def check_memory(bytes: int) -> None: ...
 
 # -- state games and two-heap games ----------------------------------------------------------------
 class _ScannedPeriod(TypedDict):

@@ -13,22 +13,29 @@ from typing import Any
 
 import numpy as np
 
+from . import _core
 from ._display import card
 from ._moves import StateBlock
 from ._plot import _pyplot
-from ._validate import as_count
+from ._validate import MAX_U64, as_heap
+from .exceptions import ArgumentTypeError
 
 #: Cells of the corner of the grid an HTML card shows.
 CARD_CELLS = 8
 
 
-def grid_size(rows: Any, cols: Any) -> tuple[int, int]:
-    """``(rows, cols)`` checked: non-negative integers.
+def grid_size(rows: Any, cols: Any, cell_bytes: int = 4) -> tuple[int, int]:
+    """``(rows, cols)`` checked: non-negative integers below 2**64, whose cells fit in memory.
+
+    Each of the ``rows * cols`` cells costs ``cell_bytes`` bytes; a grid that cannot fit raises
+    MemoryLimitError with the estimate, before anything is allocated.
 
     >>> grid_size(3, 4)
     (3, 4)
     """
-    return as_count(rows, "rows"), as_count(cols, "cols")
+    r, c = as_heap(rows, "rows"), as_heap(cols, "cols")
+    _core.check_memory(min(r * c * cell_bytes, MAX_U64))
+    return r, c
 
 
 class GridGame:
@@ -36,6 +43,10 @@ class GridGame:
 
     Subclasses define ``values(states)`` and may override :meth:`_grid` with a faster one.
     """
+
+    #: Bytes a cell of a grid costs while it is built (a Python state per cell; the two-heap core
+    #: needs only the values and checks the rest itself).
+    _CELL_BYTES = 128
 
     def values(self, states: Any) -> np.ndarray:  # pragma: no cover - defined by subclasses
         raise NotImplementedError
@@ -70,7 +81,9 @@ class GridGame:
         TypeError
             When a size is not an integer, or ``state`` is not callable.
         ValueError
-            When a size is negative.
+            When a size is negative or not below 2**64 (ArgumentError, TooLargeError).
+        MemoryError
+            When the grid cannot fit in memory (MemoryLimitError, raised before it is built).
 
         Examples
         --------
@@ -80,11 +93,11 @@ class GridGame:
         >>> gr.wythoff().grid(2, 2, state=lambda i, j: (2 * i, j)).tolist()
         [[0, 1], [2, 0]]
         """
-        rows, cols = grid_size(rows, cols)
+        rows, cols = grid_size(rows, cols, self._CELL_BYTES if state is None else GridGame._CELL_BYTES)
         if state is None:
             return self._grid(rows, cols)
         if not callable(state):
-            raise TypeError(f"state must be a function state(i, j), not {type(state).__name__}")
+            raise ArgumentTypeError(f"state must be a function state(i, j), not {type(state).__name__}")
         cells = [state(i, j) for i in range(rows) for j in range(cols)]
         return np.asarray(self.values(cells)).reshape(rows, cols)
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _core
 from ._moves import Block, Move, indices, misere_nim_is_p
-from ._validate import as_count
+from ._validate import as_limit
 from .exceptions import SearchLimitError
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def limit(max_positions: int | None) -> int:
     >>> limit(None) == MISERE_MAX_POSITIONS, limit(5)
     (True, 5)
     """
-    return MISERE_MAX_POSITIONS if max_positions is None else as_count(max_positions, "max_positions")
+    return MISERE_MAX_POSITIONS if max_positions is None else as_limit(max_positions, "max_positions")
 
 
 def option_table(game: Game, top: int, max_positions: int) -> Any:

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import _core
 from ._nimsum import heap_array
+from .exceptions import ArgumentError, ArgumentTypeError, SearchLimitError
 
 if TYPE_CHECKING:
     from .games import Game
@@ -93,13 +94,14 @@ class Work:
         self.what = what
 
     def spend(self, n: float) -> None:
-        """Count ``n`` candidates; raise ValueError once the limit is passed."""
+        """Count ``n`` candidates; raise SearchLimitError (a ValueError) once the limit is passed."""
         self.left -= n
         if self.left < 0:
-            raise ValueError(
+            raise SearchLimitError(
                 f"listing {self.what} examined more than MAX_SEARCH_WORK = {self.limit:.0e} candidate options "
                 f"and stopped; iterate lazily with iter_{self.what.replace(' ', '_')}() or take one winning "
-                "move with winning_move()"
+                "move with winning_move()",
+                limit=int(self.limit),
             )
 
     def slice(self) -> int:
@@ -262,9 +264,9 @@ def _check_parts(after: tuple[Any, ...], move: Move) -> list[int]:
     parts = []
     for p in after:
         if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
-            raise TypeError(f"{move!r}: the heaps a move leaves must be integers, not {type(p).__name__}")
+            raise ArgumentTypeError(f"{move!r}: the heaps a move leaves must be integers, not {type(p).__name__}")
         if not 0 <= p < 2**64:
-            raise ValueError(f"{move!r} does not belong to this position: {p} is not a heap size")
+            raise ArgumentError(f"{move!r} does not belong to this position: {p} is not a heap size")
         parts.append(int(p))
     return parts
 
@@ -397,10 +399,10 @@ class HeapBlock:
         """Return the block with heap ``i`` replaced by the heaps ``move.after``."""
         before = self.item(i)
         if move.before != before or isinstance(move.before, bool):
-            raise ValueError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")
+            raise ArgumentError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")
         parts = _check_parts(move.after, move)
         if not self.game._is_option(before, parts):
-            raise ValueError(
+            raise ArgumentError(
                 f"{move!r} does not belong to this position: {move.after!r} is not an option of a heap of "
                 f"{before} in {self.label()}"
             )
@@ -505,7 +507,7 @@ class GraphBlock:
     def of(cls, graph: GameGraph, labels: Any) -> GraphBlock:
         """Validate vertex labels into a block."""
         if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
-            raise TypeError(
+            raise ArgumentTypeError(
                 f"the vertices of a graph position must be a list of vertex labels, not {type(labels).__name__}"
             )
         labels = list(labels)
@@ -514,7 +516,7 @@ class GraphBlock:
             try:
                 ids.append(graph.vertex(x))
             except KeyError:
-                raise ValueError(f"{x!r} is not a vertex of {graph!r}") from None
+                raise ArgumentError(f"{x!r} is not a vertex of {graph!r}") from None
         return cls(graph, labels, np.asarray(ids, dtype=np.int64))
 
     def __len__(self) -> int:
@@ -569,10 +571,10 @@ class GraphBlock:
         """Return the block with vertex ``i`` replaced by the option ``move.after[0]``."""
         before = self.item(i)
         if move.before != before:
-            raise ValueError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")
+            raise ArgumentError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")
         after = move.after
         if len(after) != 1 or after[0] not in self.game or after[0] not in self.game.options(before):
-            raise ValueError(f"{move!r} does not belong to this position: {after!r} is not an option of {before!r}")
+            raise ArgumentError(f"{move!r} does not belong to this position: {after!r} is not an option of {before!r}")
         ids = self.ids.copy()
         ids[i] = self.game.vertex(after[0])
         return GraphBlock(self.game, self.labels[:i] + [after[0]] + self.labels[i + 1 :], ids)
@@ -604,7 +606,7 @@ class GraphBlock:
     def row_outcomes(self, rows: np.ndarray, misere: bool, limit: int) -> np.ndarray:
         """Return whether each row of vertex ids is a P-position."""
         if rows.size and int(rows.max()) >= self.game.num_vertices:
-            raise ValueError(f"vertex id {int(rows.max())} is not below num_vertices = {self.game.num_vertices}")
+            raise ArgumentError(f"vertex id {int(rows.max())} is not below num_vertices = {self.game.num_vertices}")
         if not misere:
             vals = self.game._cached().astype(np.uint64)[rows]
             is_p: np.ndarray = np.bitwise_xor.reduce(vals, axis=1) == 0
@@ -649,13 +651,16 @@ class StateBlock:
     def of(cls, game: Any, states: Any) -> StateBlock:
         """Validate states (an iterable of hashable values) into a block."""
         if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
-            raise TypeError(f"the states of a position must be an iterable of states, not {type(states).__name__}")
+            raise ArgumentTypeError(
+                "the states of a position must be an iterable of "
+                f"states, not {type(states).__name__}"
+            )
         out = list(states)
         for s in out:
             try:
                 hash(s)
             except TypeError:
-                raise TypeError(f"a state must be hashable, not {type(s).__name__} ({s!r})") from None
+                raise ArgumentTypeError(f"a state must be hashable, not {type(s).__name__} ({s!r})") from None
         return cls(game, out)
 
     def __len__(self) -> int:
@@ -675,7 +680,7 @@ class StateBlock:
         values = [self.game.value(s) for s in self.states]
         for s, v in zip(self.states, values, strict=True):
             if not isinstance(v, (int, np.integer)):
-                raise ValueError(f"state {s!r} of {self.label()} has the infinite generalized value {v!r}")
+                raise ArgumentError(f"state {s!r} of {self.label()} has the infinite generalized value {v!r}")
         return np.array(values, dtype=np.uint64)
 
     def same_game(self, other: Block) -> bool:
@@ -726,9 +731,9 @@ class StateBlock:
         """Return the block with state ``i`` replaced by the parts ``move.after``."""
         before = self.item(i)
         if move.before != before:
-            raise ValueError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")
+            raise ArgumentError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")
         if not any(tuple(parts) == move.after for _, parts in self.game._moves(before)):
-            raise ValueError(
+            raise ArgumentError(
                 f"{move!r} does not belong to this position: {move.after!r} is not an option of {before!r}"
             )
         return StateBlock(self.game, self.states[:i] + list(move.after) + self.states[i + 1 :])
@@ -751,7 +756,7 @@ class StateBlock:
 
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
         """Refuse: the core's misère search takes heap games and graphs, not state games."""
-        raise ValueError(
+        raise ArgumentError(
             f"misère play of a sum that mixes {self.label()} with other games is not supported; a sum of "
             f"{self.label()} states alone is (Position(game, states).outcome(misere=True))"
         )
@@ -762,7 +767,10 @@ class StateBlock:
 
     def row_outcomes(self, rows: np.ndarray, misere: bool, limit: int) -> np.ndarray:
         """Refuse: rows of integers are heaps or vertex ids, not states."""
-        raise TypeError(f"outcomes() takes heap games and game graphs, not {self.label()}: use Position instead")
+        raise ArgumentTypeError(
+            "outcomes() takes heap games and game graphs, not "
+            f"{self.label()}: use Position instead"
+        )
 
     def label(self) -> str:
         """Return the game's name."""

@@ -8,26 +8,39 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from ._validate import as_heap
+from ._validate import _short, as_heap
+from .exceptions import ArgumentError, ArgumentTypeError
 
 
-def heap_array(heaps: Iterable[int] | np.ndarray) -> np.ndarray:
+def heap_array(heaps: Iterable[int] | np.ndarray, any_shape: bool = False) -> np.ndarray:
     """Validates heap sizes and returns them as a contiguous 1-d ``uint64`` array.
+
+    A nested list (``[[1, 2]]``) is refused, not flattened: its entries are not heap sizes. With
+    ``any_shape``, a numpy array of any shape is read in order (``nim_sum`` of a table).
 
     >>> heap_array([10, 12, 5]).dtype
     dtype('uint64')
     """
     arr: Any
+    if isinstance(heaps, np.ndarray) and heaps.ndim != 1 and not any_shape:
+        raise ArgumentError(f"heaps must be a 1-d array of heap sizes, got shape {heaps.shape}")
     if isinstance(heaps, np.ndarray) and heaps.dtype.kind in "iu":
         arr = heaps.ravel()
     else:
         if isinstance(heaps, (str, bytes)) or not isinstance(heaps, Iterable):
-            raise TypeError(f"heaps must be an iterable of integers, not {type(heaps).__name__}")
+            raise ArgumentTypeError(f"heaps must be an iterable of integers, not {type(heaps).__name__}")
         items = heaps.ravel().tolist() if isinstance(heaps, np.ndarray) else list(heaps)
         try:
             arr = np.asarray(items)
         except (OverflowError, ValueError):
             arr = np.asarray(items, dtype=object)
+        if arr.ndim != 1 and not isinstance(heaps, np.ndarray):
+            # [[1, 2]] would become a 2-d array: its entries are lists, not heap sizes.
+            i, bad = next(((i, h) for i, h in enumerate(items) if not isinstance(h, int)), (0, items[0]))
+            raise ArgumentTypeError(
+                f"heap at index {i} must be an integer, not {type(bad).__name__} ({_short(bad)}): "
+                "give the heaps as a flat list, such as [1, 2]"
+            )
         if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
             # Mixed, huge or non-integer entries: check one by one for a precise message.
             for i, h in enumerate(items):
@@ -36,7 +49,7 @@ def heap_array(heaps: Iterable[int] | np.ndarray) -> np.ndarray:
         arr = arr.ravel()
     if arr.dtype.kind == "i" and arr.size and arr.min() < 0:
         i = int(np.argmax(arr < 0))
-        raise ValueError(f"heap sizes must be non-negative: heap at index {i} is {int(arr[i])}")
+        raise ArgumentError(f"heap sizes must be non-negative: heap at index {i} is {int(arr[i])}")
     return np.ascontiguousarray(arr, dtype=np.uint64)
 
 
@@ -69,7 +82,7 @@ def nim_sum(heaps: Iterable[int] | np.ndarray) -> int:
     >>> gr.nim_sum(np.array([1, 2, 3], dtype=np.int8))
     0
     """
-    return int(_core.nim_sum(heap_array(heaps)))
+    return int(_core.nim_sum(heap_array(heaps, any_shape=True)))
 
 
 __all__ = ["heap_array", "nim_sum"]

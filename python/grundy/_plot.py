@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._validate import as_count
+from .exceptions import ArgumentError, ArgumentTypeError
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -43,11 +44,11 @@ def _count(game: Game, n: int | None) -> int:
     if n is None:
         n = game.computed
         if n == 0:
-            raise ValueError("nothing is computed yet: say how many values to plot, e.g. game.plot(1000)")
+            raise ArgumentError("nothing is computed yet: say how many values to plot, e.g. game.plot(1000)")
         return n
     n = as_count(n)
     if n == 0:
-        raise ValueError("n must be at least 1: there is nothing to plot")
+        raise ArgumentError("n must be at least 1: there is nothing to plot")
     return n
 
 
@@ -118,7 +119,7 @@ def plot_sparse(game: Game, n: int | None = None, *, ax: Any = None, kind: str =
     ['common', 'rare']
     """
     if kind not in _KINDS:
-        raise ValueError(f"kind must be one of {', '.join(_KINDS)}, not {kind!r}")
+        raise ArgumentError(f"kind must be one of {', '.join(_KINDS)}, not {kind!r}")
     plt = _pyplot()
     n = _count(game, n)
     values = game.values(n)
@@ -130,9 +131,9 @@ def plot_sparse(game: Game, n: int | None = None, *, ax: Any = None, kind: str =
             try:
                 axes = list(ax)
             except TypeError:
-                raise TypeError("with kind='both', ax must be a pair of Axes (or None)") from None
+                raise ArgumentTypeError("with kind='both', ax must be a pair of Axes (or None)") from None
             if len(axes) != 2:
-                raise ValueError(f"with kind='both', ax must be a pair of Axes, not {len(axes)}")
+                raise ArgumentError(f"with kind='both', ax must be a pair of Axes, not {len(axes)}")
         _positions(game, values, s, axes[0])
         _histogram(values, s, axes[1])
         return axes[0], axes[1]

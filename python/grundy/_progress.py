@@ -14,8 +14,9 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from . import _checkpoint
-from ._validate import as_count
+from . import _checkpoint, _core
+from ._validate import _short, as_count
+from .exceptions import ArgumentError, ArgumentTypeError
 
 if TYPE_CHECKING:
     from .games import Game
@@ -32,31 +33,43 @@ class _CheckpointDue(Exception):
 
 
 def _check_threads(threads: Any) -> int | None:
-    """None (every core, or RAYON_NUM_THREADS) or a positive thread count."""
+    """None (every core, or RAYON_NUM_THREADS) or a thread count, capped at the usable cores.
+
+    The one check of every ``threads=`` argument: 0 and negatives raise ArgumentError, non-integers
+    ArgumentTypeError, and any count above :func:`max_threads` (10**6, 2**70) is capped to it, as
+    the core caps every pool (more threads than processors only share them).
+    """
     if threads is None:
         return None
-
     k = as_count(threads, "threads")
     if k == 0:
-        raise ValueError("threads must be at least 1")
-    return k
+        raise ArgumentError("threads must be at least 1 (or None for every core)")
+    return min(k, max_threads())
+
+
+def max_threads() -> int:
+    """The most threads any computation uses: the processors this process may use."""
+    return _core.max_threads()
 
 
 def _check_progress(progress: Any) -> bool | None:
     if progress is None or isinstance(progress, bool):
         return progress
-    raise TypeError(
+    raise ArgumentTypeError(
         f"progress must be True (always show a bar), False (never) or None (after {AUTO_DELAY:g} s), "
-        f"not {progress!r}"
+        f"not {_short(progress)}"
     )
 
 
 def _check_every(every: Any) -> float:
     if isinstance(every, bool) or not isinstance(every, (int, float)):
-        raise TypeError(f"checkpoint_every must be a number of seconds, not {type(every).__name__}")
-    seconds = float(every)
+        raise ArgumentTypeError(f"checkpoint_every must be a number of seconds, not {type(every).__name__}")
+    try:
+        seconds = float(every)
+    except OverflowError:
+        seconds = math.inf
     if not seconds > 0 or math.isinf(seconds):
-        raise ValueError(f"checkpoint_every must be a positive number of seconds, got {seconds}")
+        raise ArgumentError(f"checkpoint_every must be a positive, finite number of seconds, got {_short(every)}")
     return seconds
 
 
@@ -81,7 +94,7 @@ class Run:
         self.mode = _check_progress(progress)
         self.every = _check_every(checkpoint_every)
         if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
-            raise TypeError(f"checkpoint must be a file path, not {type(checkpoint).__name__}")
+            raise ArgumentTypeError(f"checkpoint must be a file path, not {type(checkpoint).__name__}")
         self.path = None if checkpoint is None else os.fspath(checkpoint)
         self.desc = desc
         self.bar: Any = None

@@ -1,8 +1,19 @@
 """The exceptions grundy raises, in one hierarchy.
 
 Every class derives from :class:`GrundyError` and also from the builtin exception a caller would
-already catch for that case (most are :class:`ValueError`), so ``except ValueError`` keeps working
-and ``except grundy.GrundyError`` catches everything grundy raises on purpose.
+already catch for that case, so ``except ValueError`` keeps working and ``except grundy.GrundyError``
+catches everything grundy raises on purpose:
+
+- :class:`ArgumentError` (``ValueError``): an argument with an unacceptable value; its subclass
+  :class:`TooLargeError` (also ``OverflowError``) for integers of 2**64 or more.
+- :class:`ArgumentTypeError` (``TypeError``): an argument of the wrong type.
+- :class:`NotFoundError` (``KeyError`` and ``IndexError``): a vertex or index that is not there.
+- :class:`MemoryLimitError` (``MemoryError``): a request refused because it cannot fit.
+- :class:`ReentrancyError` (``RuntimeError``): a game asked for values from its own callback.
+- :class:`CodeError`, :class:`NoPeriodError`, :class:`SearchLimitError`, :class:`InvalidFileError`
+  and :class:`CycleError` (all ``ValueError``): the errors of particular computations.
+
+Exceptions raised by a user's own callable (a rule's ``options``) propagate unchanged.
 
 Examples
 --------
@@ -20,12 +31,18 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 __all__ = [
+    "ArgumentError",
+    "ArgumentTypeError",
     "CodeError",
     "CycleError",
     "GrundyError",
     "InvalidFileError",
+    "MemoryLimitError",
     "NoPeriodError",
+    "NotFoundError",
+    "ReentrancyError",
     "SearchLimitError",
+    "TooLargeError",
 ]
 
 
@@ -37,6 +54,124 @@ class GrundyError(Exception):
     >>> import grundy as gr
     >>> issubclass(gr.CodeError, gr.GrundyError)
     True
+    """
+
+
+class ArgumentError(GrundyError, ValueError):
+    """An argument of the right type but an unacceptable value.
+
+    For instance a negative count, ``threads=0``, ``Subtraction([0])``, an unknown ``engine``, or a
+    rule whose options do not shrink the heap.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> try:
+    ...     gr.kayles().values(-1)
+    ... except gr.ArgumentError as e:
+    ...     str(e), isinstance(e, ValueError)
+    ('n must be non-negative, got -1', True)
+    """
+
+
+class ArgumentTypeError(GrundyError, TypeError):
+    """An argument of the wrong type (a float or None where an integer is needed, ...).
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> try:
+    ...     gr.kayles().values(2.5)
+    ... except gr.ArgumentTypeError as e:
+    ...     str(e), isinstance(e, TypeError)
+    ('n must be an integer, not float (2.5)', True)
+    """
+
+
+class TooLargeError(ArgumentError, OverflowError):
+    """An integer argument too large for the core (heap sizes and counts are below 2**64).
+
+    It is also an :class:`OverflowError` (what such an integer raised before) and a
+    :class:`ValueError`.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> try:
+    ...     gr.kayles().value(2**70)
+    ... except OverflowError as e:
+    ...     type(e).__name__, isinstance(e, (gr.GrundyError, ValueError))
+    ('TooLargeError', True)
+    """
+
+
+class NotFoundError(GrundyError, KeyError, IndexError):
+    """A vertex, label or index that the object does not have.
+
+    It is both a :class:`KeyError` and an :class:`IndexError`, whichever a caller catches.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> try:
+    ...     gr.GameGraph({"a": []}).value("z")
+    ... except KeyError as e:
+    ...     isinstance(e, gr.NotFoundError)
+    True
+    """
+
+
+class MemoryLimitError(GrundyError, MemoryError):
+    """A request that needs more memory than the machine has, refused before it is allocated.
+
+    Parameters
+    ----------
+    message : str
+        What was asked and how much memory it needs.
+    needed : int or None
+        The estimated bytes the request needs, when known.
+    available : int or None
+        The bytes available when it was checked, when known.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> try:
+    ...     gr.wythoff().row(10**7).values(5)
+    ... except MemoryError as e:
+    ...     type(e).__name__, e.needed > 10**12
+    ('MemoryLimitError', True)
+    """
+
+    def __init__(self, message: str, needed: int | None = None, available: int | None = None) -> None:
+        super().__init__(message)
+        self.needed = needed
+        self.available = available
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.needed, self.available))
+
+
+class ReentrancyError(GrundyError, RuntimeError):
+    """A game was asked for values from inside its own rule, while it was computing them.
+
+    The rule is the game's ``options`` or ``allowed`` function.
+
+    A rule must be computable from the heap or state it is given alone: it cannot ask its own
+    game for values (the core computes those from what the rule returns).
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> def options(n):
+    ...     game.values(n)  # asks the game that is calling this function
+    ...     return [(n - 1,)] if n else []
+    >>> game = gr.HeapGame(options)
+    >>> try:
+    ...     game.values(3)
+    ... except RuntimeError as e:
+    ...     type(e).__name__
+    'ReentrancyError'
     """
 
 
@@ -149,7 +284,7 @@ class CycleError(GrundyError, ValueError):
             first = repr(self.cycle[0]) if self.cycle else "?"
             message = (
                 f"the game graph has a cycle, so it has no Grundy values: {shown}{more} -> {first} "
-                f"({len(self.cycle)} vertices)"
+                f"({len(self.cycle)} {'vertex' if len(self.cycle) == 1 else 'vertices'})"
             )
         super().__init__(message)
 

@@ -16,8 +16,8 @@ import numpy as np
 from . import _checkpoint, _core, _display, _plot
 from ._moves import HeapBlock
 from ._progress import CHECKPOINT_EVERY, Run
-from ._validate import as_count, as_heap
-from .exceptions import NoPeriodError
+from ._validate import as_count, as_heap, as_name
+from .exceptions import ArgumentError, ArgumentTypeError, MemoryLimitError, NoPeriodError
 from .periodicity import DEFAULT_MAX_N, DIRECT_LIMIT, Periodicity, SparseSpace
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ class Game:
         """
         n = as_count(n)
         if not isinstance(from_period, bool):
-            raise TypeError(f"from_period must be True or False, not {type(from_period).__name__}")
+            raise ArgumentTypeError(f"from_period must be True or False, not {type(from_period).__name__}")
         with self._run(progress, checkpoint, checkpoint_every, threads=threads) as run:
             run.ensure(n, from_period)
         return self._seq.array(0, n)
@@ -423,7 +423,7 @@ class Game:
 
     def _py_options(self, n: int) -> list[tuple[int, ...]]:
         """The options of heap ``n`` of a rule written in Python, each a sorted tuple, once each."""
-        raise TypeError(f"{self._constructor()} lists its options in the core")  # pragma: no cover
+        raise ArgumentTypeError(f"{self._constructor()} lists its options in the core")  # pragma: no cover
 
     def _is_option(self, n: int, parts: list[int]) -> bool:
         """Whether the heaps ``parts`` are an option of a heap of ``n``."""
@@ -637,7 +637,7 @@ class Game:
 
     def _rule(self) -> dict[str, Any]:
         """The rule as plain data that rebuilds the game (what files record)."""
-        raise TypeError(
+        raise ArgumentTypeError(
             f"{self._constructor()} cannot be saved or checkpointed: its rule is a Python callable, which "
             "cannot be rebuilt from a file. Save its values instead: numpy.save(path, game.values(n))"
         )
@@ -701,13 +701,13 @@ class TakeAndBreak(Game):
 
     def __init__(self, code: str, *, name: str | None = None, engine: _Engine = "auto") -> None:
         if not isinstance(code, str):
-            raise TypeError(f"a take-and-break code must be a str like '0.77', not {type(code).__name__}")
+            raise ArgumentTypeError(f"a take-and-break code must be a str like '0.77', not {type(code).__name__}")
         info = _core.parse_code(code)
         self.code: str = info["canonical"]
-        self.name = name
+        self.name = as_name(name)
         self._info = info
         if engine not in ("auto", "exact", "sparse"):
-            raise ValueError(f"engine must be 'auto', 'exact' or 'sparse', not {engine!r}")
+            raise ArgumentError(f"engine must be 'auto', 'exact' or 'sparse', not {engine!r}")
         self.engine = engine
         super().__init__(_core.Sequence.take_and_break(self.code, engine), self.code)
 
@@ -794,18 +794,18 @@ class _Run(Run):
 
     def ensure(self, n: int, from_period: bool = False) -> None:
         if n > _MAX_VALUES:
-            raise MemoryError(f"{n} values cannot be stored on any machine; ask for fewer")
+            raise MemoryLimitError(f"{n} values cannot be stored on any machine; ask for fewer")
         super().ensure(n, from_period)
 
 
 def _members(subtract: Iterable[int], what: str) -> list[int]:
     if isinstance(subtract, (str, bytes)) or not isinstance(subtract, Iterable):
-        raise TypeError(f"{what} must be an iterable of positive integers, not {type(subtract).__name__}")
+        raise ArgumentTypeError(f"{what} must be an iterable of positive integers, not {type(subtract).__name__}")
     out = []
     for k in subtract:
         k = as_heap(k, f"member {k!r} of {what}")
         if k == 0:
-            raise ValueError(f"{what} contains 0: removing no tokens is not a move")
+            raise ArgumentError(f"{what} contains 0: removing no tokens is not a move")
         out.append(k)
     return sorted(set(out))
 
@@ -863,10 +863,10 @@ class Subtraction(Game):
         allowed: Callable[[int, int], bool] | None = None,
     ) -> None:
         if (subtract is None) == (allowed is None):
-            raise TypeError("give either a subtraction set or allowed=, not both or neither")
+            raise ArgumentTypeError("give either a subtraction set or allowed=, not both or neither")
         if allowed is not None:
             if not callable(allowed):
-                raise TypeError(f"allowed must be a callable allowed(n, k), not {type(allowed).__name__}")
+                raise ArgumentTypeError(f"allowed must be a callable allowed(n, k), not {type(allowed).__name__}")
             self.kind, self.members = "allowed", None
             self.allowed = allowed
             super().__init__(_core.Sequence.allowed(allowed), ("allowed", id(allowed)))
@@ -1024,14 +1024,14 @@ class Subtraction(Game):
 
 def _int_list(x: Any) -> list[int]:
     if not isinstance(x, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in x):
-        raise TypeError("members must be a list of integers")
+        raise ArgumentTypeError("members must be a list of integers")
     return x
 
 
 def _take_and_break_from(rule: dict[str, Any], name: str | None) -> Game:
     code = rule.get("code")
     if not isinstance(code, str):
-        raise TypeError("a take_and_break rule needs a 'code' string")
+        raise ArgumentTypeError("a take_and_break rule needs a 'code' string")
     return TakeAndBreak(code, name=name)
 
 
@@ -1041,13 +1041,13 @@ _SUBTRACTION_KINDS = ("finite", "all_but", "squares", "at_most_half", "proper_di
 def _subtraction_from(rule: dict[str, Any], name: str | None) -> Game:
     sub, members = rule.get("kind"), rule.get("members")
     if sub not in _SUBTRACTION_KINDS:
-        raise ValueError(f"unknown subtraction rule {sub!r}")
+        raise ArgumentError(f"unknown subtraction rule {sub!r}")
     if sub == "finite":
         return Subtraction(_int_list(members))
     if sub == "all_but":
         return Subtraction.all_but(_int_list(members))
     if members is not None:
-        raise ValueError(f"the subtraction rule {sub} takes no members")
+        raise ArgumentError(f"the subtraction rule {sub} takes no members")
     game: Game = getattr(Subtraction, sub)()
     return game
 

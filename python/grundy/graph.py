@@ -19,8 +19,9 @@ import numpy as np
 
 from . import _core, _display
 from ._moves import GraphBlock
+from ._progress import _check_threads
 from ._validate import MAX_U64, as_count
-from .exceptions import CycleError
+from .exceptions import ArgumentError, ArgumentTypeError, CycleError, MemoryLimitError, NotFoundError
 
 #: Edge endpoints go to Rust in one of these dtypes; other integer dtypes are converted.
 _NATIVE = tuple(np.dtype(t) for t in (np.int64, np.int32, np.uint32, np.uint64))
@@ -45,7 +46,7 @@ def _number(labels: Iterable[Any]) -> dict[Hashable, int]:
             if x not in index:
                 index[x] = len(index)
         except TypeError:
-            raise TypeError(f"vertex labels must be hashable, not {type(x).__name__} ({x!r})") from None
+            raise ArgumentTypeError(f"vertex labels must be hashable, not {type(x).__name__} ({x!r})") from None
     return index
 
 
@@ -53,11 +54,11 @@ def _as_id_array(a: Any, name: str) -> np.ndarray:
     """A 1-d contiguous integer array in a dtype the core takes, without copying when possible."""
     a = np.asarray(a)
     if a.ndim != 1:
-        raise ValueError(f"{name} must be a 1-d array of vertex ids, got shape {a.shape}")
+        raise ArgumentError(f"{name} must be a 1-d array of vertex ids, got shape {a.shape}")
     if a.size == 0 and a.dtype.kind == "f":  # np.asarray([]) is float64
         a = a.astype(np.int64)
     if a.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integer vertex ids, not {a.dtype}")
+        raise ArgumentTypeError(f"{name} must hold integer vertex ids, not {a.dtype}")
     if a.dtype not in _NATIVE:
         a = a.astype(np.int64)  # int8/int16/uint8/uint16: small, exact
     return np.ascontiguousarray(a)
@@ -118,7 +119,7 @@ class GameGraph:
     # -- construction ---------------------------------------------------------------------------
     def _init_edges(self, edges: Any, n: int | None) -> None:
         if isinstance(edges, (str, bytes)) or not isinstance(edges, Iterable):
-            raise TypeError(
+            raise ArgumentTypeError(
                 f"edges must be a list of pairs (u, v) or a dict {{vertex: [options]}}, not {type(edges).__name__}"
             )
         if not isinstance(edges, np.ndarray):
@@ -133,7 +134,7 @@ class GameGraph:
             try:
                 u, v = e
             except (TypeError, ValueError):
-                raise TypeError(f"edge {i} must be a pair (u, v), not {e!r}") from None
+                raise ArgumentTypeError(f"edge {i} must be a pair (u, v), not {e!r}") from None
             src.append(u)
             dst.append(v)
         self._set_labels(src, dst, [], n, lambda: (x for e in zip(src, dst, strict=True) for x in e))
@@ -146,7 +147,7 @@ class GameGraph:
         for k in keys:
             opts = d[k]
             if isinstance(opts, (str, bytes)) or not isinstance(opts, Iterable):
-                raise TypeError(f"the options of vertex {k!r} must be a list of vertices, not {opts!r}")
+                raise ArgumentTypeError(f"the options of vertex {k!r} must be a list of vertices, not {opts!r}")
             seen.append(k)
             for o in opts:
                 src.append(k)
@@ -164,12 +165,12 @@ class GameGraph:
                 n = max(hi + 1, 0)
             for k in keys:  # the dict's keys appear in no edge when they have no options
                 if k < 0 or k >= n:
-                    raise ValueError(f"vertex id {k} is {'negative' if k < 0 else f'not below num_vertices = {n}'}")
+                    raise ArgumentError(f"vertex id {k} is {'negative' if k < 0 else f'not below num_vertices = {n}'}")
             self._set_arrays(_ids_array(ids[:m]), _ids_array(ids[m : 2 * m]), n)
             return
         if n is not None:
             bad = next(x for x, i in zip((*src, *dst, *keys), ids, strict=True) if i is None)
-            raise TypeError(
+            raise ArgumentTypeError(
                 f"with num_vertices=, vertices must be integer ids 0..{n - 1}, not {type(bad).__name__} ({bad!r}); "
                 "leave num_vertices out to use labels (list isolated vertices as dict keys with no options)"
             )
@@ -185,7 +186,7 @@ class GameGraph:
         src = _as_id_array(src, "src")
         dst = _as_id_array(dst, "dst")
         if src.shape != dst.shape:
-            raise ValueError(
+            raise ArgumentError(
                 f"src has {src.size} entries but dst has {dst.size}: give one source and one target per edge"
             )
         if src.dtype != dst.dtype:
@@ -193,7 +194,7 @@ class GameGraph:
         if n is None:
             n = max(int(src.max()) + 1 if src.size else 0, int(dst.max()) + 1 if dst.size else 0)
         if n > MAX_U64:
-            raise MemoryError(f"a graph of {n} vertices cannot be stored on any machine")
+            raise MemoryLimitError(f"a graph of {n} vertices cannot be stored on any machine")
         self._core = _core.Graph.from_arrays(n, src, dst)
         self._labels = None  # identity: vertex id = label
         self._index = None
@@ -272,9 +273,9 @@ class GameGraph:
         {'a': 2, 'b': 1, 'c': 0}
         """
         if not (hasattr(digraph, "nodes") and hasattr(digraph, "edges") and hasattr(digraph, "is_directed")):
-            raise TypeError(f"from_networkx needs a networkx DiGraph, not {type(digraph).__name__}")
+            raise ArgumentTypeError(f"from_networkx needs a networkx DiGraph, not {type(digraph).__name__}")
         if not digraph.is_directed():
-            raise ValueError(
+            raise ArgumentError(
                 "from_networkx needs a directed graph (nx.DiGraph): in an undirected graph every edge "
                 "is a move both ways, a cycle"
             )
@@ -359,12 +360,12 @@ class GameGraph:
         if self._index is None:
             i = _int_id(label)
             if i is None or not 0 <= i < self.num_vertices:
-                raise KeyError(f"{label!r} is not a vertex of this graph (ids 0..{self.num_vertices - 1})")
+                raise NotFoundError(f"{label!r} is not a vertex of this graph (ids 0..{self.num_vertices - 1})")
             return i
         try:
             return self._index[label]
         except (KeyError, TypeError):
-            raise KeyError(f"{label!r} is not a vertex of this graph") from None
+            raise NotFoundError(f"{label!r} is not a vertex of this graph") from None
 
     def label(self, vertex: int) -> Hashable:
         """Return the label of vertex id ``vertex``.
@@ -396,7 +397,7 @@ class GameGraph:
         """
         i = as_count(vertex, "vertex")
         if i >= self.num_vertices:
-            raise IndexError(f"vertex id {i} is not below num_vertices = {self.num_vertices}")
+            raise NotFoundError(f"vertex id {i} is not below num_vertices = {self.num_vertices}")
         return i if self._labels is None else self._labels[i]
 
     def __contains__(self, label: Hashable) -> bool:
@@ -448,7 +449,8 @@ class GameGraph:
         Parameters
         ----------
         threads : int, optional
-            The threads used (default: all cores, or ``RAYON_NUM_THREADS``).
+            The threads used (default: all cores, or ``RAYON_NUM_THREADS``); more than the usable
+            cores are capped to them.
 
         Returns
         -------
@@ -473,10 +475,7 @@ class GameGraph:
         >>> gr.GameGraph([(2, 1), (1, 0), (2, 0)]).values()
         array([0, 1, 2], dtype=uint8)
         """
-        if threads is not None:
-            threads = as_count(threads, "threads")
-            if threads == 0:
-                raise ValueError("threads must be at least 1 (or None for all cores)")
+        threads = _check_threads(threads)
         if self._values is None:
             try:
                 self._values = self._core.values(threads)
@@ -516,7 +515,8 @@ class GameGraph:
         Parameters
         ----------
         threads : int, optional
-            The threads of the parallel parts (default: all cores, or ``RAYON_NUM_THREADS``).
+            The threads of the parallel parts (default: all cores, or ``RAYON_NUM_THREADS``); more
+            than the usable cores are capped to them.
         progress : bool or None, optional
             True shows a progress bar, False never, None (default) after a second.
 
@@ -630,7 +630,7 @@ def _integer_pairs(edges: Any) -> np.ndarray | None:
     if a.ndim == 2 and a.shape[1] == 2 and a.dtype.kind in "iu":
         return a
     if isinstance(edges, np.ndarray):
-        raise TypeError(f"an edge array must have shape (E, 2) and an integer dtype, not {a.shape} {a.dtype}")
+        raise ArgumentTypeError(f"an edge array must have shape (E, 2) and an integer dtype, not {a.shape} {a.dtype}")
     return None
 
 
@@ -639,14 +639,14 @@ def _ids_array(ids: list[Any]) -> np.ndarray:
         return np.array(ids, dtype=np.int64)
     except OverflowError:
         big = next(i for i in ids if not -(2**63) <= i < 2**63)
-        raise ValueError(f"vertex id {big} is too large") from None
+        raise ArgumentError(f"vertex id {big} is too large") from None
 
 
 def _common_dtype(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Both arrays in int64 (uint64 ids past 2**63 cannot be vertex ids anyway)."""
     for a in (src, dst):
         if a.dtype == np.uint64 and a.size and int(a.max()) >= 2**63:
-            raise ValueError(f"vertex id {int(a.max())} is too large")
+            raise ArgumentError(f"vertex id {int(a.max())} is too large")
     return src.astype(np.int64), dst.astype(np.int64)
 
 

@@ -6,7 +6,8 @@ import operator
 from collections.abc import Callable, Iterable
 
 from . import _core
-from ._validate import as_heap
+from ._validate import as_heap, as_name
+from .exceptions import ArgumentError, ArgumentTypeError
 from .games import Game
 
 Rule = Callable[[int], Iterable[Iterable[int]]]
@@ -63,9 +64,12 @@ class HeapGame(Game):
 
     def __init__(self, options: Rule, *, name: str | None = None) -> None:
         if not callable(options):
-            raise TypeError(f"options must be a callable options(n) -> list of tuples, not {type(options).__name__}")
+            raise ArgumentTypeError(
+                "options must be a callable options(n) -> list of "
+                f"tuples, not {type(options).__name__}"
+            )
         self.rule = options
-        self.name = name
+        self.name = as_name(name)
         super().__init__(_core.Sequence.options(options), ("options", id(options)))
 
     def options(self, n: int) -> list[tuple[int, ...]]:
@@ -103,7 +107,10 @@ class HeapGame(Game):
             try:
                 parts = tuple(opt)
             except TypeError:
-                raise TypeError(f"heap {n}: option {opt!r} must be a tuple of heap sizes, like ({opt!r},)") from None
+                raise ArgumentTypeError(
+                    f"heap {n}: option {opt!r} must be a tuple of "
+                    f"heap sizes, like ({opt!r},)"
+                ) from None
             ints = []
             for p in parts:
                 try:
@@ -111,13 +118,13 @@ class HeapGame(Game):
                         raise TypeError
                     p = operator.index(p)
                 except TypeError:
-                    raise TypeError(
+                    raise ArgumentTypeError(
                         f"heap {n}: option {opt!r}: a heap size must be an integer, not {type(p).__name__} ({p!r})"
                     ) from None
                 if p < 0:
-                    raise ValueError(f"heap {n}: option {opt!r} has a negative part {p}")
+                    raise ArgumentError(f"heap {n}: option {opt!r} has a negative part {p}")
                 if p >= n:
-                    raise ValueError(
+                    raise ArgumentError(
                         f"heap {n}: option {opt!r} has a part {p} that is not smaller than {n}; "
                         "every move must leave smaller heaps (else the rule loops)"
                     )

@@ -55,6 +55,8 @@ import numpy as np
 
 from . import _core
 from ._progress import AUTO_DELAY, _check_progress, _check_threads
+from ._validate import as_flag
+from .exceptions import ArgumentError, ArgumentTypeError, NotFoundError
 
 if TYPE_CHECKING:
     from .graph import GameGraph
@@ -104,11 +106,11 @@ class Infinity:
 
     def __init__(self, K: Iterable[int] = ()) -> None:
         if isinstance(K, (str, bytes)) or not isinstance(K, Iterable):
-            raise TypeError(f"K must be a set of non-negative integers, not {type(K).__name__}")
+            raise ArgumentTypeError(f"K must be a set of non-negative integers, not {type(K).__name__}")
         ks = []
         for k in K:
             if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 0:
-                raise ValueError(f"K must hold non-negative integers (finite values), not {k!r}")
+                raise ArgumentError(f"K must hold non-negative integers (finite values), not {k!r}")
             ks.append(int(k))
         object.__setattr__(self, "K", frozenset(ks))
 
@@ -133,7 +135,7 @@ class Infinity:
     def __xor__(self, y: int) -> Infinity:
         if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or y < 0:
             if isinstance(y, Infinity):
-                raise TypeError("the sum of two infinite values is a draw with no value: use gr.sum_value")
+                raise ArgumentTypeError("the sum of two infinite values is a draw with no value: use gr.sum_value")
             return NotImplemented
         return Infinity(k ^ int(y) for k in self.K)
 
@@ -165,14 +167,14 @@ def _check_value(v: Any, where: str) -> Value:
     if isinstance(v, Infinity):
         return v
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0:
-        raise TypeError(f"{where} must be a generalized value (a non-negative int or gr.Infinity), not {v!r}")
+        raise ArgumentTypeError(f"{where} must be a generalized value (a non-negative int or gr.Infinity), not {v!r}")
     return int(v)
 
 
 def _normal_play(misere: Any) -> None:
-    """Raises the error for misère play of loopy games (not supported)."""
-    if misere:
-        raise ValueError(
+    """Raises the error for misère play of loopy games (not supported), or for a ``misere`` that is not a bool."""
+    if as_flag(misere, "misere"):
+        raise ArgumentError(
             "misère play of loopy games is not supported: the generalized Sprague-Grundy values "
             "and their sum rules hold for normal play only (misere=False)"
         )
@@ -250,7 +252,7 @@ def sum_value(values: Iterable[Value]) -> Value | None:
     """
     x = 0
     inf: Infinity | None = None
-    for i, v in enumerate(values):
+    for i, v in enumerate(_iterable(values, "values")):
         v = _check_value(v, f"component {i}'s value")
         if isinstance(v, Infinity):
             if inf is not None:
@@ -296,18 +298,26 @@ def sum_outcome(values: Iterable[Value], *, misere: bool = False) -> str:
     >>> gr.sum_outcome([gr.Infinity()], misere=True)
     Traceback (most recent call last):
     ...
-    ValueError: misère play of loopy games is not supported: ...
+    grundy.exceptions.ArgumentError: misère play of loopy games is not supported: ...
     """
     _normal_play(misere)
     return value_outcome(sum_value(values))
 
 
+def _iterable(x: Any, name: str) -> Iterable[Any]:
+    """``x`` when it is an iterable of values (not a str), else ArgumentTypeError."""
+    if isinstance(x, (str, bytes)) or not isinstance(x, Iterable):
+        raise ArgumentTypeError(f"{name} must be an iterable of generalized values, not {type(x).__name__}")
+    return x
+
+
 def _component_options(values: Sequence[Value], component: int, option_values: Iterable[Value]) -> list[Value]:
+    values = list(_iterable(values, "values"))
     if isinstance(component, (bool, np.bool_)) or not isinstance(component, (int, np.integer)):
-        raise TypeError(f"component must be an index, not {component!r}")
+        raise ArgumentTypeError(f"component must be an index, not {component!r}")
     if not 0 <= component < len(values):
-        raise IndexError(f"component {component} is not an index of the {len(values)} components")
-    return [_check_value(o, f"option {j}'s value") for j, o in enumerate(option_values)]
+        raise NotFoundError(f"component {component} is not an index of the {len(values)} components")
+    return [_check_value(o, f"option {j}'s value") for j, o in enumerate(_iterable(option_values, "option_values"))]
 
 
 def winning_options(

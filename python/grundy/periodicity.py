@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _display
+from ._validate import as_count
+from .exceptions import ArgumentError, ArgumentTypeError
 
 #: How many values ``game.periodicity()`` examines at most unless told otherwise.
 DEFAULT_MAX_N = 2**16
@@ -105,8 +107,9 @@ class Periodicity:
         >>> gr.nim().periodicity().value(10**18)
         1000000000000000000
         """
+        h = as_count(h, "h")
         if self.period is None or self.preperiod is None or h < self.preperiod:
-            raise ValueError(f"G({h}) cannot be read off {self!r}")
+            raise ArgumentError(f"G({h}) cannot be read off {self!r}")
         q, r = divmod(h - self.preperiod, self.period)
         return int(self.base[r]) + self.saltus * q
 
@@ -135,10 +138,13 @@ def _frozen(values: Sequence[int] | np.ndarray) -> np.ndarray:
     if a.size == 0:
         a = np.zeros(0, dtype=np.uint8)
     if a.ndim != 1 or a.dtype.kind not in "ui":
-        raise TypeError(f"base must be a one-dimensional sequence of integers, not {a.dtype} of shape {a.shape}")
+        raise ArgumentTypeError(
+            "base must be a one-dimensional sequence of "
+            f"integers, not {a.dtype} of shape {a.shape}"
+        )
     if a.dtype.kind == "i":
         if a.min() < 0:
-            raise ValueError("base holds a negative value; Grundy values are at least 0")
+            raise ArgumentError("base holds a negative value; Grundy values are at least 0")
         a = a.astype(np.min_scalar_type(int(a.max())))
     elif a.flags.writeable and isinstance(values, np.ndarray):
         # The caller's array, or a view into a larger one: not ours to freeze, nor to keep alive.
@@ -234,6 +240,7 @@ class SparseSpace:
         >>> all(s.is_rare(int(g[h]), h) for h in s.rare_positions.tolist())
         True
         """
+        value, heap = as_count(value, "value"), as_count(heap, "heap")
         bits = bin(value & self.mask).count("1") + (heap % 2 if self.parity_dependent else 0)
         return bits % 2 == 0
 

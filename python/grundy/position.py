@@ -20,6 +20,7 @@ there is no such rule: Nim has an exact strategy, other sums are searched exhaus
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Iterable, Iterator
 from html import escape
 from typing import Any
@@ -29,7 +30,8 @@ import numpy as np
 from . import _core, _display, _misere
 from ._misere import MISERE_MAX_POSITIONS
 from ._moves import Block, Move, Work, misere_nim_is_p
-from ._validate import as_count
+from ._validate import as_flag, as_limit
+from .exceptions import ArgumentError, ArgumentTypeError, SearchLimitError
 from .loopy import sum_outcome, sum_value
 
 #: ``moves()`` and ``winning_moves()`` return at most this many moves; beyond, ValueError says
@@ -47,13 +49,19 @@ _REPR_ITEMS = 8
 _UNLIMITED = float("inf")
 
 
+def _play_args(misere: Any, max_positions: Any) -> tuple[bool, int]:
+    """``misere`` and ``max_positions`` checked (at the call, not when a generator first runs)."""
+    return as_flag(misere, "misere"), _misere.limit(max_positions)
+
+
 def _listed(found: Iterator[Move], limit: int, what: str) -> list[Move]:
-    """At most ``limit`` moves from ``found`` as a list; ValueError when there are more."""
-    out = list(itertools.islice(found, limit + 1))
+    """At most ``limit`` moves from ``found`` as a list; SearchLimitError when there are more."""
+    out = list(itertools.islice(found, min(limit, sys.maxsize - 1) + 1))
     if len(out) > limit:
-        raise ValueError(
+        raise SearchLimitError(
             f"this position has more than limit={limit} {what}; iterate over them with "
-            f"iter_{what.replace(' ', '_')}() or take one with winning_move()"
+            f"iter_{what.replace(' ', '_')}() or take one with winning_move()",
+            limit=limit,
         )
     return out
 
@@ -67,7 +75,7 @@ def _short(items: list[Any]) -> str:
 def _block(game: Any, items: Any) -> Block:
     make = getattr(game, "_component_block", None)
     if make is None:
-        raise TypeError(
+        raise ArgumentTypeError(
             f"a position is made of a heap game (TakeAndBreak, Subtraction, HeapGame) or a GameGraph, "
             f"not {type(game).__name__}"
         )
@@ -251,7 +259,7 @@ class Position:
         3
         """
         if self._loopy() is not None:
-            raise ValueError(
+            raise ArgumentError(
                 "this sum has a loopy component, whose value may be infinite: it has generalized values, not a "
                 "Grundy value; use outcome(), winning_moves() and drawing_moves()"
             )
@@ -300,6 +308,7 @@ class Position:
         >>> gr.Position(gr.nim(), [1, 1]).outcome(), gr.Position(gr.nim(), [1, 1]).outcome(misere=True)
         ('P', 'N')
         """
+        misere, _ = _play_args(misere, max_positions)
         loopy = self._loopy()
         if loopy is not None:
             return sum_outcome(loopy, misere=misere)
@@ -358,10 +367,10 @@ class Position:
         >>> [str(m) for m in gr.Position(gr.nim(), [2, 1]).moves()]
         ['component 0: 2 -> nothing', 'component 0: 2 -> 1', 'component 1: 1 -> nothing']
         """
-        limit = as_count(limit, "limit")
-        out = list(itertools.islice(self._moves(Work(MAX_SEARCH_WORK, "moves")), limit + 1))
+        limit = as_limit(limit, "limit")
+        out = list(itertools.islice(self._moves(Work(MAX_SEARCH_WORK, "moves")), min(limit, sys.maxsize - 1) + 1))
         if len(out) > limit:
-            raise ValueError(
+            raise ArgumentError(
                 f"this position has more than limit={limit} moves; iterate over them with iter_moves()"
             )
         return out
@@ -400,6 +409,7 @@ class Position:
         >>> gr.Position(gr.kayles(), list(m.after)).grundy
         0
         """
+        misere, _ = _play_args(misere, max_positions)  # now, not at the first next()
         return self._winning(misere, Work(_UNLIMITED, "winning moves"), max_positions)
 
     def winning_moves(
@@ -439,8 +449,10 @@ class Position:
         >>> gr.Position(gr.nim(), [9, 12, 5]).winning_moves()
         []
         """
+        misere, _ = _play_args(misere, max_positions)
+        limit = as_limit(limit, "limit")
         found = self._winning(misere, Work(MAX_SEARCH_WORK, "winning moves"), max_positions)
-        return _listed(found, as_count(limit, "limit"), "winning moves")
+        return _listed(found, limit, "winning moves")
 
     def winning_move(self, misere: bool = False, *, max_positions: int | None = None) -> Move | None:
         """Find one winning move, fast even for heaps of 10^18 tokens.
@@ -505,15 +517,15 @@ class Position:
         Position(Kayles 0.77: [2, 3, 2])
         """
         if not isinstance(move, Move):
-            raise TypeError(f"play() takes a Move, not {type(move).__name__}")
+            raise ArgumentTypeError(f"play() takes a Move, not {type(move).__name__}")
         c = move.component
         if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
-            raise TypeError(f"a move's component must be an int, not {type(c).__name__}")
+            raise ArgumentTypeError(f"a move's component must be an int, not {type(c).__name__}")
         if not 0 <= c < len(self):
-            raise ValueError(f"component {c} is out of range: this position has {len(self)} components")
+            raise ArgumentError(f"component {c} is out of range: this position has {len(self)} components")
         block, i, k = self._locate(int(c))
         if not isinstance(move.after, tuple):
-            raise TypeError(f"a move's after must be a tuple, not {type(move.after).__name__}")
+            raise ArgumentTypeError(f"a move's after must be a tuple, not {type(move.after).__name__}")
         new = block.play(i, move)
         return Position._of(self._blocks[:k] + (new,) + self._blocks[k + 1 :])
 
@@ -564,15 +576,19 @@ class Position:
         >>> pos.outcome(), pos.drawing_moves()
         ('D', [Move(component=0, before='s', after=('s',)), Move(component=1, before='s', after=('s',))])
         """
+        limit = as_limit(limit, "limit")
         if self.outcome() != "D":
             return []
         found = (m for m in self._moves(Work(MAX_SEARCH_WORK, "drawing moves")) if self.play(m).outcome() == "D")
-        return _listed(found, as_count(limit, "limit"), "drawing moves")
+        return _listed(found, limit, "drawing moves")
 
     def _winning(self, misere: bool, work: Work, max_positions: int | None) -> Iterator[Move]:
         if self._loopy() is not None:
             if misere:
-                raise ValueError("misère play of loopy games is not supported: their misère theory is not built here")
+                raise ArgumentError(
+                    "misère play of loopy games is not supported: their "
+                    "misère theory is not built here"
+                )
             # A move to a P-position: one loopy component left infinite can never give P, so this is short.
             if self.outcome() == "N":
                 yield from (m for m in self._moves(work) if self.play(m).outcome() == "P")
@@ -657,13 +673,13 @@ def equivalent(a: Position, b: Position) -> bool:
     True
     """
     if not isinstance(a, Position) or not isinstance(b, Position):
-        raise TypeError(
+        raise ArgumentTypeError(
             f"equivalent() compares two Positions, not {type(a).__name__} and {type(b).__name__}"
         )
     loopy = (a + b)._loopy()
     if loopy is not None:
         if sum_value(loopy) is None or any(not isinstance(v, int) for v in loopy):
-            raise ValueError("equivalence is defined here for finite values only: a component has an infinite value")
+            raise ArgumentError("equivalence is defined here for finite values only: a component has an infinite value")
         return sum_value(loopy) == 0
     return (a + b).grundy == 0
 
@@ -713,34 +729,36 @@ def outcomes(
     >>> gr.outcomes(gr.kayles(), [[10**18, 1], [4, 1]])
     array([ True,  True])
     """
+    misere, top = _play_args(misere, max_positions)
     arr = _rows(heaps)
     rows, width = arr.shape
     if width == 0 or rows == 0:  # empty sums: no move, so P (normal) or N (misère)
         return np.full(rows, not misere)
     block = _block(game, [])
-    return block.row_outcomes(arr, misere, _misere.limit(max_positions))
+    return block.row_outcomes(arr, misere, top)
 
 
 def _rows(heaps: Any) -> np.ndarray:
     """A C-contiguous 2-d uint64 array of heap sizes, with clear errors for anything else."""
     arr = heaps if isinstance(heaps, np.ndarray) else np.asarray(heaps)
     if arr.ndim != 2:
-        raise ValueError(
+        raise ArgumentError(
             f"heaps must be a 2-d array with one sum of heaps per row, got {arr.ndim} dimension(s) "
             "(use arr.reshape(1, -1) for a single sum)"
         )
     if arr.dtype == np.bool_ or arr.dtype.kind not in "iu":
         if arr.dtype == object:
             flat = arr.ravel().tolist()
-            bad = next((x for x in flat if isinstance(x, bool) or not isinstance(x, int)), None)
-            if bad is None:
+            missing = object()
+            bad = next((x for x in flat if isinstance(x, bool) or not isinstance(x, int)), missing)
+            if bad is missing:
                 bad = next(x for x in flat if not 0 <= x < 2**64)
-                raise ValueError(f"heap sizes must be non-negative and below 2**64, got {bad}")
-            raise TypeError(f"heap sizes must be integers, not {type(bad).__name__} ({bad!r})")
-        raise TypeError(f"heap sizes must be integers, not {arr.dtype}")
+                raise ArgumentError(f"heap sizes must be non-negative and below 2**64, got {bad}")
+            raise ArgumentTypeError(f"heap sizes must be integers, not {type(bad).__name__} ({bad!r})")
+        raise ArgumentTypeError(f"heap sizes must be integers, not {arr.dtype}")
     if arr.dtype.kind == "i" and arr.size and int(arr.min()) < 0:
         r, c = np.argwhere(arr < 0)[0]
-        raise ValueError(f"heap sizes must be non-negative: row {r}, column {c} is {int(arr[r, c])}")
+        raise ArgumentError(f"heap sizes must be non-negative: row {r}, column {c} is {int(arr[r, c])}")
     return np.ascontiguousarray(arr, dtype=np.uint64)
 
 

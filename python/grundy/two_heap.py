@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, _misere
 from ._grid import CARD_CELLS, GridGame
 from ._progress import _check_threads
-from ._validate import as_count, as_heap
+from ._validate import MAX_U64, as_count, as_flag, as_heap, as_name
+from .exceptions import ArgumentError, ArgumentTypeError, MemoryLimitError, SearchLimitError
 from .periodicity import Periodicity
 
 #: Values a row's :meth:`TwoHeapRow.periodicity` examines unless told otherwise.
@@ -26,10 +27,10 @@ ROW_MAX_N = 4096
 
 def _pair(state: Any) -> tuple[int, int]:
     if isinstance(state, (str, bytes)) or not isinstance(state, Iterable):
-        raise TypeError(f"a two-heap position is a pair (a, b) of non-negative integers, not {state!r}")
+        raise ArgumentTypeError(f"a two-heap position is a pair (a, b) of non-negative integers, not {state!r}")
     t = tuple(state)
     if len(t) != 2:
-        raise ValueError(f"a two-heap position is a pair (a, b), not {len(t)} numbers: {state!r}")
+        raise ArgumentError(f"a two-heap position is a pair (a, b), not {len(t)} numbers: {state!r}")
     return as_heap(t[0], "a"), as_heap(t[1], "b")
 
 
@@ -79,7 +80,7 @@ class TwoHeapGame(GridGame):
         threads: int | None = None,
     ) -> None:
         if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
-            raise TypeError(f"moves must be an iterable of pairs (dx, dy), not {type(moves).__name__}")
+            raise ArgumentTypeError(f"moves must be an iterable of pairs (dx, dy), not {type(moves).__name__}")
         vecs = []
         for m in moves:
             try:
@@ -88,11 +89,9 @@ class TwoHeapGame(GridGame):
                 raise type(e)(f"bad move {m!r}: {e}") from None
             vecs.append((dx, dy))
         if not isinstance(unbounded, bool):
-            raise TypeError(f"unbounded must be True or False, not {unbounded!r}")
-        if name is not None and not isinstance(name, str):
-            raise TypeError(f"name must be a string, not {type(name).__name__}")
+            raise ArgumentTypeError(f"unbounded must be True or False, not {unbounded!r}")
         self._core = _core.TwoHeap(vecs, unbounded)
-        self.name = name
+        self.name = as_name(name)
         self._threads = _check_threads(threads)
         self._cache = np.zeros((0, 0), dtype=np.uint32)
 
@@ -121,12 +120,15 @@ class TwoHeapGame(GridGame):
         return bool(self._core.unbounded)
 
     # -- values ----------------------------------------------------------------------------------
+    #: The core's grid holds a uint32 per cell (and checks its own tables' memory).
+    _CELL_BYTES = 4
+
     def _grid(self, rows: int, cols: int) -> np.ndarray:
         c = self._cache
         if rows <= c.shape[0] and cols <= c.shape[1]:
             cached: np.ndarray = c[:rows, :cols].copy()
             return cached
-        g = self._core.grid(rows, cols, None, self._threads)
+        g = self._core_grid(rows, cols)
         if rows * cols >= c.size and rows * cols <= 1 << 24:
             self._cache = g
         return g
@@ -135,8 +137,22 @@ class TwoHeapGame(GridGame):
         c = self._cache
         if rows > c.shape[0] or cols > c.shape[1]:
             r, k = max(rows, c.shape[0]), max(cols, c.shape[1])
-            self._cache = self._core.grid(r, k, None, self._threads)
+            self._cache = self._core_grid(r, k)
         return self._cache
+
+    def _core_grid(self, rows: int, cols: int) -> np.ndarray:
+        """G(a, b) for ``a < rows``, ``b < cols``.
+
+        The memory is estimated first: what cannot fit raises MemoryLimitError (with the estimate)
+        before anything is allocated.
+        """
+        try:
+            _core.check_memory(min(rows * cols * self._CELL_BYTES, MAX_U64))  # 2**64 rows: no usize
+            return self._core.grid(rows, cols, None, self._threads)
+        except MemoryLimitError as e:
+            raise MemoryLimitError(
+                f"the values of {self._name()} for a < {rows}, b < {cols}: {e}", e.needed, e.available
+            ) from None
 
     def value(self, state: tuple[int, int]) -> int:
         """Return G(a, b), the Grundy value of the position ``(a, b)``.
@@ -200,11 +216,12 @@ class TwoHeapGame(GridGame):
         pairs = [_pair(s) for s in states]
         if not pairs:
             return np.zeros(0, dtype=np.uint32)
+        # The grid first (a pair near 2**64 is refused there, before any int64 array overflows).
+        g = self._ensure(max(a for a, _ in pairs) + 1, max(b for _, b in pairs) + 1)
         arr = np.array(pairs, dtype=np.int64)
-        g = self._ensure(int(arr[:, 0].max()) + 1, int(arr[:, 1].max()) + 1)
         return g[arr[:, 0], arr[:, 1]]
 
-    def outcome(self, state: tuple[int, int], misere: bool = False) -> str:
+    def outcome(self, state: tuple[int, int], misere: bool = False, *, max_positions: int | None = None) -> str:
         """Say who wins: ``"P"`` when the player to move loses with best play, ``"N"`` otherwise.
 
         Misère play (the player who cannot move wins) is decided on the grid of misère outcomes below
@@ -216,6 +233,9 @@ class TwoHeapGame(GridGame):
             The position ``(a, b)``.
         misere : bool, default False
             Misère play instead of normal play.
+        max_positions : int, optional
+            Misère play: the most positions of the grid below ``state`` examined (default
+            ``MISERE_MAX_POSITIONS``, 10**6); a larger grid is refused at once.
 
         Returns
         -------
@@ -230,6 +250,8 @@ class TwoHeapGame(GridGame):
             When ``state`` does not have two entries, or an entry is negative or not below 2**64.
         MemoryError
             When the grid of values up to ``state`` cannot be held in memory.
+        SearchLimitError
+            Misère play, when the grid below ``state`` has more than ``max_positions`` positions.
 
         Examples
         --------
@@ -238,9 +260,19 @@ class TwoHeapGame(GridGame):
         ('P', 'N')
         """
         a, b = _pair(state)
+        misere, top = as_flag(misere, "misere"), _misere.limit(max_positions)
         if not misere:
             return "P" if self.value((a, b)) == 0 else "N"
-        # P iff every option is N; a position without options is N in misère play.
+        # P iff every option is N; a position without options is N in misère play. The table
+        # and the walk over it are O(a * b): refused at once when too large, not after hours.
+        cells = (a + 1) * (b + 1)
+        if cells > top:
+            raise SearchLimitError(
+                f"the misère outcome of {(a, b)} in {self._name()} needs the {cells} positions of the grid below "
+                f"it, more than max_positions={top}",
+                limit=top,
+            )
+        _core.check_memory(cells)
         p = np.zeros((a + 1, b + 1), dtype=bool)
         for s in range(a + b + 1):
             for i in range(max(0, s - b), min(s, a) + 1):
@@ -251,11 +283,11 @@ class TwoHeapGame(GridGame):
     def _misere_sum_p(self, states: list[tuple[int, int]], max_positions: int | None) -> bool:
         """Whether the sum of ``states`` is a misère P-position: one position only (what a Position asks)."""
         if len(states) != 1:
-            raise ValueError(
+            raise ArgumentError(
                 f"misère play of a sum of {len(states)} positions of {self._name()} is not supported; one position "
                 "is (game.outcome(state, misere=True))"
             )
-        return self.outcome(states[0], misere=True) == "P"
+        return self.outcome(states[0], misere=True, max_positions=max_positions) == "P"
 
     # -- moves (what a Position component needs) -------------------------------------------------
     def options(self, state: tuple[int, int]) -> list[tuple[int, int]]:
@@ -277,6 +309,8 @@ class TwoHeapGame(GridGame):
             When ``state`` is not a pair of integers.
         ValueError
             When ``state`` does not have two entries, or an entry is negative or not below 2**64.
+        MemoryError
+            When the options cannot all be held in memory (MemoryLimitError, raised at once).
 
         Examples
         --------
@@ -285,7 +319,17 @@ class TwoHeapGame(GridGame):
         [(1, 1), (1, 0), (0, 2), (0, 1)]
         """
         a, b = _pair(state)
+        # (10**15, 1) of Wythoff has 10**15 options: refuse at once (MemoryLimitError), not after
+        # filling the memory. About 100 bytes per option: a pair in the core, a tuple in Python.
+        _core.check_memory(min(self._option_count(a, b) * 100, MAX_U64))
         return [tuple(o) for o in self._core.options(a, b)]  # type: ignore[misc]
+
+    def _option_count(self, a: int, b: int) -> int:
+        """At most how many options ``(a, b)`` has: one per move, or per multiple of it when unbounded."""
+        if not self.unbounded:
+            return len(self.moves)
+        # k * (dx, dy) fits under (a, b) for k <= a // dx and k <= b // dy (no bound where 0).
+        return sum(min(a // dx if dx else b // dy, b // dy if dy else a // dx) for dx, dy in self.moves)
 
     def _moves(self, state: tuple[int, int]) -> list[tuple[tuple[int, int], tuple[tuple[int, int], ...]]]:
         """Every move.
@@ -329,6 +373,7 @@ class TwoHeapGame(GridGame):
         >>> gr.wythoff().winning_options((4, 4))
         [(0, 0)]
         """
+        target = as_count(target, "target")
         opts = self.options(state)
         vals = self.values(opts)
         return [o for o, v in zip(opts, vals, strict=True) if v == target]

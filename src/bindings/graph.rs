@@ -1,10 +1,9 @@
 //! `_core.Graph`: an explicit game graph, built from numpy edge arrays and solved without the GIL.
 
 use super::sequence::Narrow;
-use super::{ErrSlot, PyControl};
+use super::{argument_type_error, not_found_error, ErrSlot, PyControl};
 use crate::graph::{Graph as CoreGraph, VertexId};
 use numpy::{Element, PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
@@ -57,7 +56,7 @@ impl Graph {
             .or_else(|| build::<u32>(py, num_vertices, src, dst))
             .or_else(|| build::<u64>(py, num_vertices, src, dst))
             .unwrap_or_else(|| {
-                Err(PyTypeError::new_err(
+                Err(argument_type_error(
                     "src and dst must be 1-d numpy arrays of the same dtype, one of int32, \
                      int64, uint32, uint64",
                 ))
@@ -78,7 +77,7 @@ impl Graph {
     /// The options of vertex `v` as a uint32 array (with repetitions for repeated edges).
     fn options<'py>(&self, py: Python<'py>, v: usize) -> PyResult<Bound<'py, PyArray1<u32>>> {
         if v >= self.inner.num_vertices() {
-            return Err(PyIndexError::new_err(format!(
+            return Err(not_found_error(format!(
                 "vertex {v} is not below num_vertices = {}",
                 self.inner.num_vertices()
             )));

@@ -11,7 +11,9 @@ mod two_heap;
 
 use crate::error::Error;
 use numpy::PyReadonlyArray1;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError};
+use pyo3::exceptions::{
+    PyIndexError, PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,6 +28,10 @@ pub(crate) struct ErrSlot(Arc<Mutex<Option<PyErr>>>);
 impl ErrSlot {
     pub(crate) fn put(&self, e: PyErr) {
         *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+    }
+    /// An id of this slot (its address), shared by its clones: names the computation it serves.
+    pub(crate) fn id(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
     }
     pub(crate) fn take(&self) -> Option<PyErr> {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
@@ -46,8 +52,14 @@ impl ErrSlot {
 }
 
 /// `grundy.exceptions.<name>(*args)`, imported when first needed (the module is pure Python and
-/// imports nothing from here); a ValueError with `fallback` if that fails.
-fn grundy_exception<'py, A>(py: Python<'py>, name: &str, args: A, fallback: &str) -> PyErr
+/// imports nothing from here); `fallback(message)` (a builtin of the same kind) if that fails.
+fn grundy_exception<'py, A>(
+    py: Python<'py>,
+    name: &str,
+    args: A,
+    fallback: fn(String) -> PyErr,
+    message: &str,
+) -> PyErr
 where
     A: pyo3::call::PyCallArgs<'py>,
 {
@@ -55,30 +67,67 @@ where
         .and_then(|m| m.getattr(name))
         .and_then(|cls| cls.call1(args))
         .map(PyErr::from_value)
-        .unwrap_or_else(|_| PyValueError::new_err(fallback.to_string()))
+        .unwrap_or_else(|_| fallback(message.to_string()))
+}
+
+/// `grundy.ArgumentError(message)` (a ValueError): an argument with an unacceptable value.
+pub(crate) fn argument_error(message: impl Into<String>) -> PyErr {
+    let m = message.into();
+    Python::attach(|py| grundy_exception(py, "ArgumentError", (&m,), PyValueError::new_err, &m))
+}
+
+/// `grundy.ArgumentTypeError(message)` (a TypeError): an argument of the wrong type.
+pub(crate) fn argument_type_error(message: impl Into<String>) -> PyErr {
+    let m = message.into();
+    Python::attach(|py| grundy_exception(py, "ArgumentTypeError", (&m,), PyTypeError::new_err, &m))
+}
+
+/// `grundy.NotFoundError(message)` (a KeyError and an IndexError): an index that is not there.
+pub(crate) fn not_found_error(message: impl Into<String>) -> PyErr {
+    let m = message.into();
+    Python::attach(|py| grundy_exception(py, "NotFoundError", (&m,), PyIndexError::new_err, &m))
+}
+
+/// `grundy.ReentrancyError(message)` (a RuntimeError): a game called from its own callback.
+pub(crate) fn reentrancy_error(message: impl Into<String>) -> PyErr {
+    let m = message.into();
+    Python::attach(|py| grundy_exception(py, "ReentrancyError", (&m,), PyRuntimeError::new_err, &m))
 }
 
 /// The one mapping of core errors to Python exceptions: `Parse` is `grundy.CodeError(message,
 /// code, position)`, `SearchLimit` is `grundy.SearchLimitError(message, limit)`, `Cycle` is
-/// `grundy.CycleError(vertex ids, message)`, `Invalid` is ValueError, `Memory` is MemoryError
-/// and `Interrupted` is KeyboardInterrupt (a computation with an [`ErrSlot`] re-raises the
-/// exception it parked instead: [`ErrSlot::raise`]).
+/// `grundy.CycleError(vertex ids, message)`, `Invalid` is `grundy.ArgumentError` (a
+/// ValueError), `Memory` is `grundy.MemoryLimitError(message, needed, available)` (a
+/// MemoryError) and `Interrupted` is KeyboardInterrupt (a computation with an [`ErrSlot`]
+/// re-raises the exception it parked instead: [`ErrSlot::raise`]).
 impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
         let msg = e.to_string();
+        let v = PyValueError::new_err;
         match e {
-            Error::Parse { code, position, .. } => {
-                Python::attach(|py| grundy_exception(py, "CodeError", (&msg, code, position), &msg))
-            }
-            Error::SearchLimit { limit, .. } => {
-                Python::attach(|py| grundy_exception(py, "SearchLimitError", (&msg, limit), &msg))
-            }
+            Error::Parse { code, position, .. } => Python::attach(|py| {
+                grundy_exception(py, "CodeError", (&msg, code, position), v, &msg)
+            }),
+            Error::SearchLimit { limit, .. } => Python::attach(|py| {
+                grundy_exception(py, "SearchLimitError", (&msg, limit), v, &msg)
+            }),
             // `.cycle` holds vertex ids; `GameGraph` re-raises with its labels.
             Error::Cycle(ids) => {
-                Python::attach(|py| grundy_exception(py, "CycleError", (ids, &msg), &msg))
+                Python::attach(|py| grundy_exception(py, "CycleError", (ids, &msg), v, &msg))
             }
-            Error::Invalid(_) => PyValueError::new_err(msg),
-            Error::Memory { .. } => PyMemoryError::new_err(msg),
+            Error::Invalid(_) => argument_error(msg),
+            Error::Memory {
+                requested,
+                available,
+            } => Python::attach(|py| {
+                grundy_exception(
+                    py,
+                    "MemoryLimitError",
+                    (&msg, requested, available),
+                    PyMemoryError::new_err,
+                    &msg,
+                )
+            }),
             Error::Interrupted => PyKeyboardInterrupt::new_err(msg),
         }
     }
@@ -209,6 +258,21 @@ fn parse_code<'py>(py: Python<'py>, code: &str) -> PyResult<Bound<'py, PyDict>> 
     Ok(d)
 }
 
+/// The most threads any computation uses: the processors this process may use (every
+/// `threads=` argument is capped at this, see [`crate::engine::pool_threads`]).
+#[pyfunction]
+fn max_threads() -> PyResult<usize> {
+    Ok(crate::engine::pool_threads(usize::MAX)?)
+}
+
+/// Refuses a request of `bytes` bytes that would not fit in the available memory
+/// (`grundy.MemoryLimitError` with the estimate): the one memory check, for the Python layer's
+/// own tables too.
+#[pyfunction]
+fn check_memory(bytes: u64) -> PyResult<()> {
+    Ok(crate::memory::check(bytes)?)
+}
+
 /// XOR of a contiguous uint64 array.
 #[pyfunction]
 fn nim_sum(py: Python<'_>, heaps: PyReadonlyArray1<'_, u64>) -> PyResult<u64> {
@@ -228,6 +292,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_function(wrap_pyfunction!(parse_code, m)?)?;
     m.add_function(wrap_pyfunction!(nim_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(max_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(check_memory, m)?)?;
     m.add_class::<position::HeapRule>()?;
     m.add_class::<position::OptionTable>()?;
     m.add_function(wrap_pyfunction!(position::heap_values, m)?)?;

@@ -3,14 +3,13 @@
 
 use super::graph::Graph;
 use super::sequence::Sequence;
-use super::{ErrSlot, PyControl};
+use super::{argument_type_error, ErrSlot, PyControl};
 use crate::position::{
     self, misere, Cursor, HeapRule as CoreRule, HeapValues, Misere, MisereGame,
     OptionTable as CoreTable, Query, Tail,
 };
 use crate::rules::{Subtraction, TakeAndBreak};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 /// A proven period as the Python layer passes it: `(preperiod, period, saltus)` or None.
@@ -88,7 +87,7 @@ impl HeapRule {
             let vals = HeapValues::new(v, tail)?;
             position::search(rule, &vals, &q)
         });
-        let found = found?;
+        let found = found??;
         Ok((
             found.families.iter().map(|f| f.encode()).collect(),
             found.next.map(|c| (c.k, c.j)),
@@ -112,7 +111,7 @@ impl HeapRule {
             let vals = HeapValues::new(v, tail)?;
             position::has_option_with_value(rule, &vals, h, t)
         });
-        Ok(PyArray1::from_vec(py, out?))
+        Ok(PyArray1::from_vec(py, out??))
     }
 }
 
@@ -154,7 +153,7 @@ pub fn heap_values<'py>(
     let out = seq
         .get()
         .with_values(py, |v| position::heap_values(&HeapValues::new(v, tail)?, h));
-    Ok(PyArray1::from_vec(py, out?))
+    Ok(PyArray1::from_vec(py, out??))
 }
 
 /// For each row of a C-contiguous 2-d uint64 array of heaps: whether the sum is a P-position.
@@ -171,7 +170,7 @@ pub fn outcomes<'py>(
     let out = seq.get().with_values(py, |v| {
         position::outcomes(&HeapValues::new(v, tail)?, h, width)
     });
-    Ok(PyArray1::from_vec(py, out?))
+    Ok(PyArray1::from_vec(py, out??))
 }
 
 /// The core games of a list of HeapRule, OptionTable and Graph objects.
@@ -186,7 +185,7 @@ pub(super) fn misere_games<'a>(games: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<Mi
             } else if let Ok(gr) = g.cast::<Graph>() {
                 Ok(MisereGame::Graph(gr.get().core()))
             } else {
-                Err(PyTypeError::new_err(
+                Err(argument_type_error(
                     "misère games must be HeapRule, OptionTable or Graph objects",
                 ))
             }

@@ -1,6 +1,9 @@
 //! `_core.Sequence`: a rule's cached Grundy values, extended on demand without the GIL.
 
-use super::{on_threads, ErrSlot, PyControl};
+use super::{
+    argument_error, argument_type_error, not_found_error, on_threads, reentrancy_error, ErrSlot,
+    PyControl,
+};
 use crate::engine::{
     AllowedFn, AnySequence, OptionList, OptionsFn, Sequence as CoreSequence, SubtractionExact,
     TakeAndBreakExact, TakeAndBreakSparse, Values,
@@ -9,9 +12,9 @@ use crate::error::Error;
 use crate::rules::{Subtraction, TakeAndBreak};
 use crate::{periodicity, sparse_space};
 use numpy::{PyArray1, PyReadonlyArray1};
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt};
+use std::cell::RefCell;
 use std::sync::Mutex;
 
 #[pyclass(module = "grundy._core", frozen)]
@@ -30,12 +33,33 @@ impl Sequence {
     }
 
     /// Runs `f` on the core sequence without the GIL (waiting for the lock without it too, so a
-    /// second Python thread never deadlocks with one that is computing).
-    fn with<R: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut dyn AnySequence) -> R + Send) -> R {
-        py.detach(|| {
+    /// second Python thread never deadlocks with one that is computing). A call from inside this
+    /// sequence's own rule callback is refused ([`not_reentrant`](Self::not_reentrant)).
+    fn with<R: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut dyn AnySequence) -> R + Send,
+    ) -> PyResult<R> {
+        self.not_reentrant()?;
+        Ok(py.detach(|| {
             let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
             f(g.as_mut())
-        })
+        }))
+    }
+
+    /// `ReentrancyError` when this thread is running one of this sequence's rule callbacks:
+    /// the sequence is locked by the computation that called it, so waiting for the lock would
+    /// hang for ever (the callback runs on the thread that waits, or the computation waits for
+    /// the callback's thread).
+    fn not_reentrant(&self) -> PyResult<()> {
+        if in_callback(self.slot.id()) {
+            return Err(reentrancy_error(
+                "the game's rule (its options or allowed function) asked the same game for values \
+                 while the game was computing them; a rule must answer from the heap it is given \
+                 alone (compute any values it needs beforehand, outside the rule)",
+            ));
+        }
+        Ok(())
     }
 
     /// Runs `f` on the core sequence without the GIL under a control that re-raises what the
@@ -46,6 +70,7 @@ impl Sequence {
         progress: Option<Py<PyAny>>,
         f: impl FnOnce(&mut dyn AnySequence, &PyControl) -> crate::Result<R> + Send,
     ) -> PyResult<R> {
+        self.not_reentrant()?;
         PyControl::run(py, self.slot.clone(), progress, |ctl| {
             let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
             f(g.as_mut(), ctl)
@@ -57,9 +82,39 @@ impl Sequence {
         &self,
         py: Python<'_>,
         f: impl FnOnce(&Values) -> R + Send,
-    ) -> R {
+    ) -> PyResult<R> {
         self.with(py, |s| f(s.values()))
     }
+}
+
+thread_local! {
+    /// The sequences (by [`ErrSlot::id`]) whose rule callback this thread is running.
+    static IN_CALLBACK: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Marks this thread as running a rule callback of sequence `id` until dropped.
+struct InCallback(usize);
+
+impl InCallback {
+    fn enter(id: usize) -> Self {
+        IN_CALLBACK.with(|v| v.borrow_mut().push(id));
+        InCallback(id)
+    }
+}
+
+impl Drop for InCallback {
+    fn drop(&mut self) {
+        IN_CALLBACK.with(|v| {
+            let mut v = v.borrow_mut();
+            if let Some(i) = v.iter().rposition(|&x| x == self.0) {
+                v.remove(i);
+            }
+        });
+    }
+}
+
+fn in_callback(id: usize) -> bool {
+    IN_CALLBACK.with(|v| v.borrow().contains(&id))
 }
 
 /// Values in the smallest unsigned dtype that holds them.
@@ -108,7 +163,7 @@ fn narrow(v: &Values, start: usize, stop: usize) -> Narrow {
 /// and the option; a part that is too big for u64 is reported as the loop it is.
 fn read_options(ret: &Bound<'_, PyAny>, n: u64, out: &mut OptionList) -> PyResult<()> {
     let items = ret.try_iter().map_err(|_| {
-        PyTypeError::new_err(format!(
+        argument_type_error(format!(
             "the options of heap {n} must be an iterable of tuples of heap sizes, not {}",
             type_name(ret)
         ))
@@ -116,7 +171,7 @@ fn read_options(ret: &Bound<'_, PyAny>, n: u64, out: &mut OptionList) -> PyResul
     for item in items {
         let item = item?;
         let parts = item.try_iter().map_err(|_| {
-            PyTypeError::new_err(format!(
+            argument_type_error(format!(
                 "heap {n}: option {} must be a tuple of heap sizes, like ({},)",
                 repr(&item),
                 repr(&item)
@@ -142,17 +197,17 @@ fn read_options(ret: &Bound<'_, PyAny>, n: u64, out: &mut OptionList) -> PyResul
 fn bad_part(n: u64, item: &Bound<'_, PyAny>, p: &Bound<'_, PyAny>) -> PyErr {
     let (item, part) = (repr(item), repr(p));
     if !p.is_instance_of::<PyInt>() || p.is_instance_of::<PyBool>() {
-        return PyTypeError::new_err(format!(
+        return argument_type_error(format!(
             "heap {n}: option {item}: a heap size must be an integer, not {} ({part})",
             type_name(p)
         ));
     }
     if p.lt(0).unwrap_or(false) {
-        PyValueError::new_err(format!(
+        argument_error(format!(
             "heap {n}: option {item} has a negative part {part}"
         ))
     } else {
-        PyValueError::new_err(format!(
+        argument_error(format!(
             "heap {n}: option {item} has a part {part} that is not smaller than {n}; \
              every move must leave smaller heaps (else the rule loops)"
         ))
@@ -188,7 +243,7 @@ impl Sequence {
             }
             "auto" => Box::new(CoreSequence::new(TakeAndBreakExact::new(rule))),
             other => {
-                return Err(PyValueError::new_err(format!(
+                return Err(argument_error(format!(
                     "engine must be 'auto', 'exact' or 'sparse', not {other:?}"
                 )))
             }
@@ -213,7 +268,9 @@ impl Sequence {
     fn allowed(allowed: Py<PyAny>) -> Self {
         let slot = ErrSlot::default();
         let s2 = slot.clone();
+        let id = slot.id();
         let f = move |n: u64, k: u64| {
+            let _in = InCallback::enter(id);
             Python::attach(|py| {
                 allowed
                     .call1(py, (n, k))
@@ -233,7 +290,9 @@ impl Sequence {
     fn options(options: Py<PyAny>) -> Self {
         let slot = ErrSlot::default();
         let s2 = slot.clone();
+        let id = slot.id();
         let f = move |n: u64, out: &mut OptionList| {
+            let _in = InCallback::enter(id);
             Python::attach(|py| {
                 options
                     .call1(py, (n,))
@@ -287,7 +346,7 @@ impl Sequence {
         self.run(py, progress, |s, ctl| s.seed(v, ctl))
     }
 
-    fn __len__(&self, py: Python<'_>) -> usize {
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
         self.with(py, |s| s.values().len())
     }
 
@@ -301,17 +360,16 @@ impl Sequence {
         let out = self.with(py, |s| {
             let v = s.values();
             (start <= stop && stop <= v.len()).then(|| narrow(v, start, stop))
-        });
-        let out = out.ok_or_else(|| {
-            PyIndexError::new_err(format!("values {start}..{stop} are not computed"))
         })?;
+        let out =
+            out.ok_or_else(|| not_found_error(format!("values {start}..{stop} are not computed")))?;
         Ok(out.into_array(py))
     }
 
     /// G(i) for a computed heap size i.
     fn get(&self, py: Python<'_>, i: usize) -> PyResult<u32> {
-        self.with(py, |s| (i < s.values().len()).then(|| s.values().get(i)))
-            .ok_or_else(|| PyValueError::new_err(format!("G({i}) is not computed yet")))
+        self.with(py, |s| (i < s.values().len()).then(|| s.values().get(i)))?
+            .ok_or_else(|| argument_error(format!("G({i}) is not computed yet")))
     }
 
     /// What G(0..n) shows of a period: `(found, aim)`. `found` is the earliest credible
@@ -338,7 +396,7 @@ impl Sequence {
                 )
             });
             (found, d.candidate.map(|(_, need)| need))
-        });
+        })?;
         let Some((p, cert, needed, n)) = found else {
             return Ok((None, aim));
         };
@@ -354,11 +412,11 @@ impl Sequence {
     }
 
     /// Why no period can be proven for this rule, or None when a theorem applies.
-    fn unproven_reason(&self, py: Python<'_>) -> Option<String> {
-        match self.with(py, |s| s.theorem()) {
+    fn unproven_reason(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        Ok(match self.with(py, |s| s.theorem())? {
             periodicity::Theorem::Unproven(why) => Some(why),
             _ => None,
-        }
+        })
     }
 
     /// Sparse space of G(0..n): the best mask, the parity flag and the rare positions.
@@ -367,7 +425,7 @@ impl Sequence {
             let v = s.values();
             let n = n.min(v.len());
             sparse_space::analyse(v, n).map(|a| (a, n))
-        })?;
+        })??;
         let d = PyDict::new(py);
         d.set_item("mask", a.shown_mask())?;
         d.set_item("parity", a.mask.parity)?;

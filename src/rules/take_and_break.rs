@@ -197,6 +197,9 @@ impl fmt::Display for TakeAndBreak {
     }
 }
 
+/// The most characters of a code that a parse error's message quotes.
+const QUOTED: usize = 60;
+
 struct Parser<'a> {
     chars: Vec<(usize, char)>,
     at: usize,
@@ -206,6 +209,21 @@ struct Parser<'a> {
 impl Parser<'_> {
     fn peek(&self) -> Option<char> {
         self.chars.get(self.at).map(|c| c.1)
+    }
+
+    /// The code as a message quotes it: in full up to [`QUOTED`] characters, else its start and
+    /// its length (a 100,000-character code must not make a 150 KB message; the error keeps the
+    /// whole code in its `code` field).
+    fn quoted(&self) -> String {
+        if self.chars.len() <= QUOTED {
+            return format!("{:?}", self.code);
+        }
+        let cut = self.chars[QUOTED].0;
+        format!(
+            "{:?}... ({} characters)",
+            &self.code[..cut],
+            self.chars.len()
+        )
     }
 
     /// Position in characters (not bytes), which is what a user counts.
@@ -225,12 +243,12 @@ impl Parser<'_> {
     fn unexpected<T>(&self, expected: &str) -> Result<T> {
         match self.peek() {
             Some(c) => self.err(format!(
-                "invalid character {c:?} at position {} in take-and-break code {:?}: expected {expected}",
-                self.at, self.code
+                "invalid character {c:?} at position {} in take-and-break code {}: expected {expected}",
+                self.at, self.quoted()
             )),
             None => self.err(format!(
-                "take-and-break code {:?} ends too early at position {}: expected {expected}",
-                self.code, self.at
+                "take-and-break code {} ends too early at position {}: expected {expected}",
+                self.quoted(), self.at
             )),
         }
     }
@@ -247,9 +265,9 @@ impl Parser<'_> {
         if d0.counts & 3 != 0 {
             return self.err_at(
                 format!(
-                    "digit before the point of {:?} must be 0, 4, 8 or C: a move that removes nothing \
+                    "digit before the point of {} must be 0, 4, 8 or C: a move that removes nothing \
                      must split the heap into two or three heaps",
-                    self.code
+                    self.quoted()
                 ),
                 0,
             );
@@ -270,8 +288,8 @@ impl Parser<'_> {
                 if self.peek().is_none() {
                     return self.err_at(
                         format!(
-                            "unclosed '[' at position {open} in take-and-break code {:?}",
-                            self.code
+                            "unclosed '[' at position {open} in take-and-break code {}",
+                            self.quoted()
                         ),
                         open,
                     );
@@ -279,8 +297,8 @@ impl Parser<'_> {
                 if cycle.is_empty() {
                     return self.err(format!(
                         "empty repeated group: ']' at position {} closes the '[' at position {open} in \
-                         take-and-break code {:?}",
-                        self.at, self.code
+                         take-and-break code {}",
+                        self.at, self.quoted()
                     ));
                 }
                 self.at += 1;
@@ -326,9 +344,9 @@ impl Parser<'_> {
                     let k = c.to_digit(10).unwrap();
                     if k > MAX_HEAPS {
                         return self.err(format!(
-                            "heap count {k} at position {} in take-and-break code {:?}: at most {MAX_HEAPS} \
+                            "heap count {k} at position {} in take-and-break code {}: at most {MAX_HEAPS} \
                              heaps per move are supported",
-                            self.at, self.code
+                            self.at, self.quoted()
                         ));
                     }
                     counts |= 1 << k;
@@ -345,8 +363,8 @@ impl Parser<'_> {
                 None => {
                     return self.err_at(
                         format!(
-                            "unclosed '{{' at position {open} in take-and-break code {:?}",
-                            self.code
+                            "unclosed '{{' at position {open} in take-and-break code {}",
+                            self.quoted()
                         ),
                         open,
                     );
@@ -391,6 +409,26 @@ mod tests {
         assert_eq!(TakeAndBreak::parse("0.4F").unwrap().max_heaps(), 3);
         assert_eq!(TakeAndBreak::parse("0.77").unwrap().max_heaps(), 2);
         assert_eq!(TakeAndBreak::parse("0.137").unwrap().last_nonzero(), 3);
+    }
+
+    #[test]
+    fn a_long_code_is_quoted_cut_and_kept_whole() {
+        // 100,000 characters used to be quoted in full (a 150 KB message).
+        let code = format!("0.{}", "é".repeat(100_000));
+        match TakeAndBreak::parse(&code) {
+            Err(Error::Parse {
+                message,
+                code: kept,
+                position,
+            }) => {
+                assert!(message.len() < 300, "{} bytes", message.len());
+                assert!(message.contains("... (100002 characters)"), "{message}");
+                assert_eq!((kept, position), (code, 2));
+            }
+            other => panic!("{other:?}"),
+        }
+        let short = TakeAndBreak::parse("0.7x").unwrap_err().to_string();
+        assert!(short.contains("\"0.7x\""), "{short}");
     }
 
     #[test]
