@@ -12,6 +12,7 @@ row fail, so the table cannot fall behind the API.
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -236,13 +237,25 @@ ROWS: list[tuple[str, Callable[[Any], Any], frozenset[str]]] = [
     ("MisereQuotient.winning_move", lambda x: _quotient().winning_move([1, x]), frozenset()),
     # -- files and surveys ------------------------------------------------------------------------
     ("save", lambda x: gr.save(x, "never-written.npz"), frozenset()),
-    ("save", lambda x: gr.save(_kayles(), x), frozenset()),
+    # "x" is a file name (in the test's own folder): saving a game there is what save is for.
+    ("save", lambda x: gr.save(_kayles(), x), frozenset({"str"})),
+    ("save", lambda x: gr.save(_kayles(), os.path.join("no-such-folder", str(x))), frozenset()),
+    # "x" does not exist in the test's folder.
     ("load", lambda x: gr.load(x), frozenset()),
     ("survey", lambda x: gr.survey(x, max_n=64, progress=False), frozenset()),
+    # In a list, a code that does not parse ("x") gets a row with its error (issue 32, fault 7).
+    ("survey", lambda x: gr.survey([x], max_n=64, progress=False), frozenset({"str"})),
     ("survey", lambda x: gr.survey(["0.7"], max_n=x, progress=False), frozenset({"huge"})),
     ("survey", lambda x: gr.survey(["0.7"], max_n=64, threads=x, progress=False), LIMIT),
-    ("survey", lambda x: gr.survey(["0.7"], max_n=64, timeout=x, progress=False), frozenset({"huge", "2**70", "None"})),
+    # 1.5 is a timeout of 1.5 seconds per game.
+    ("survey", lambda x: gr.survey(["0.7"], max_n=64, timeout=x, progress=False),
+     frozenset({"huge", "2**70", "float", "None"})),
     ("survey", lambda x: gr.survey(["0.7"], max_n=64, progress=x), frozenset({"None"})),
+    ("survey", lambda x: gr.survey(["0.7"], max_n=64, executor=x, progress=False), frozenset({"None"})),
+    ("survey", lambda x: gr.survey("0.?", max_n=64, hexadecimal=x, progress=False), frozenset()),
+    # "x": a store, or a checkpoint folder, in the test's folder.
+    ("survey", lambda x: gr.survey(["0.7"], max_n=64, store=x, progress=False), frozenset({"None", "str"})),
+    ("survey", lambda x: gr.survey(["0.7"], max_n=64, checkpoints=x, progress=False), frozenset({"None", "str"})),
     ("survey_summary", lambda x: gr.survey_summary(x), frozenset()),
     ("load_survey", lambda x: gr.load_survey(x), frozenset()),
 ]
@@ -256,11 +269,6 @@ PENDING = {
     "misere_quotient": "misere_quotient.py",
     "misere_quotient_bounds": "misere_quotient.py",
     "MisereQuotient": "misere_quotient.py",
-    "save": "io.py",
-    "load": "io.py",
-    "survey": "_survey.py",
-    "survey_summary": "_survey.py",
-    "load_survey": "_survey.py",
 }
 
 
@@ -342,7 +350,8 @@ def test_bad_arguments_raise_the_family(key, call, accepted, bad, tmp_path, monk
     try:
         call(BAD[bad])
     except gr.GrundyError as e:
-        builtin = (ValueError, TypeError, MemoryError, LookupError, RuntimeError, OverflowError)
+        builtin = (ValueError, TypeError, MemoryError, LookupError, RuntimeError, OverflowError,
+                   FileNotFoundError, PermissionError)  # missing or read-only files: MissingFileError, ...
         assert isinstance(e, builtin), f"{key}({bad}): {type(e).__name__} is not also a builtin error"
         assert len(str(e)) < 2000, f"{key}({bad}): a {len(str(e))}-character message"
         return

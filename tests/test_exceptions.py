@@ -79,3 +79,20 @@ def test_every_public_exception_is_listed_once_and_documented():
         assert issubclass(cls, gr.GrundyError)
         assert cls.__doc__ and ">>>" in cls.__doc__, f"{name} needs a docstring with an example"
         assert name in (ex.__doc__ or "") or name == "GrundyError", f"the module docstring does not list {name}"
+
+
+def test_the_file_classes_are_the_os_errors_and_survive_pickling():
+    """Issue 32, fault 7: missing files and read-only stores raised plain FileNotFoundError and PermissionError."""
+    assert issubclass(gr.MissingFileError, gr.GrundyError) and issubclass(gr.MissingFileError, FileNotFoundError)
+    assert issubclass(gr.FilePermissionError, gr.GrundyError) and issubclass(gr.FilePermissionError, PermissionError)
+    for err in (gr.MissingFileError("no such file: x.npz"), gr.FilePermissionError("the checkpoint x is read-only")):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err) and back.__dict__ == err.__dict__
+        assert (back.errno, back.filename) == (None, None)  # str() is the message alone
+
+
+def test_missing_files_raise_missing_file_error(tmp_path):
+    with pytest.raises(gr.MissingFileError, match="no such file"):
+        gr.load(tmp_path / "missing.npz")
+    with pytest.raises(gr.MissingFileError, match="no survey store"):
+        gr.load_survey(tmp_path / "missing.sqlite")

@@ -341,6 +341,56 @@ def test_checkpoint_arguments_are_checked(tmp_path):
         g.values(10, checkpoint=tmp_path / "missing" / "a.npz")
 
 
+
+def test_file_errors_are_in_the_family(tmp_path):
+    """Issue 32, fault 7: save, load and checkpoints raised plain TypeError and FileNotFoundError."""
+    cases = [
+        (lambda: gr.save(3, tmp_path / "a.npz"), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.save(gr.kayles(), 3), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.load(None), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.load(tmp_path / "missing.npz"), gr.MissingFileError, FileNotFoundError),
+        (lambda: gr.save(gr.kayles(), tmp_path / "no" / "a.npz"), gr.MissingFileError, FileNotFoundError),
+        (lambda: gr.kayles().values(10, checkpoint=tmp_path / "no" / "a.npz"), gr.MissingFileError, FileNotFoundError),
+        (lambda: gio.game_from_rule(["take_and_break"]), gr.ArgumentTypeError, TypeError),
+        (lambda: gio.game_from_rule({"type": "chess"}), gr.ArgumentError, ValueError),
+        (lambda: gio.game_from_rule({"type": "take_and_break", "code": "0.7"}, name=3), gr.ArgumentTypeError,
+         TypeError),
+    ]
+    for call, cls, builtin in cases:
+        with pytest.raises(cls) as e:
+            call()
+        assert isinstance(e.value, builtin)
+    assert os.listdir(tmp_path) == []
+    path = tmp_path / "ro.npz"
+    gr.save(gr.kayles(), path)
+    os.chmod(path, 0o444)
+    with pytest.raises(gr.FilePermissionError, match="read-only") as e:
+        gr.kayles().values(10, checkpoint=path)
+    assert isinstance(e.value, PermissionError)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads and writes whatever the modes")
+def test_unreadable_files_and_unwritable_folders_are_in_the_family(tmp_path):
+    path = tmp_path / "k.npz"
+    gr.save(gr.kayles(), path)
+    os.chmod(path, 0)
+    try:
+        with pytest.raises(gr.FilePermissionError):
+            gr.load(path)
+    finally:
+        os.chmod(path, 0o644)
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    os.chmod(folder, 0o555)
+    try:
+        with pytest.raises(gr.FilePermissionError):
+            gr.save(gr.kayles(), folder / "k.npz")
+        with pytest.raises(gr.FilePermissionError):
+            gr.kayles().values(10, checkpoint=folder / "k.npz")
+    finally:
+        os.chmod(folder, 0o755)
+
+
 _KILLED = textwrap.dedent(
     """
     import sys

@@ -328,3 +328,53 @@ def test_a_surveyed_game_object_is_left_as_it_was():
     gr.survey([game], max_n=2**10, timeout=60, progress=False)
     assert "_run" not in vars(game)
     assert game.values(2000).tolist() == gr.Subtraction([1, 4]).values(2000).tolist()
+
+
+def test_survey_errors_are_in_the_family(tmp_path):
+    """Issue 32, fault 7: the survey's own argument checks raised plain TypeError, ValueError,
+    FileNotFoundError, or an AttributeError (survey_summary(-1)); progress=-1 was accepted."""
+    callable_game = gr.Subtraction(allowed=lambda n, k: True)
+    cases = [
+        (lambda: gr.survey(-1), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey(None), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey([3.5]), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey(["0.7"], progress=-1), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey(["0.7"], max_n=2**70), gr.TooLargeError, OverflowError),
+        (lambda: gr.survey(["0.7"], max_n=2**63), gr.TooLargeError, ValueError),
+        (lambda: gr.survey(["0.7"], timeout="1"), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey(["0.7"], timeout=-1), gr.ArgumentError, ValueError),
+        (lambda: gr.survey(["0.7"], executor=3), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey(["0.7"], checkpoints=3), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey(["0.7"], checkpoints=True), gr.ArgumentError, ValueError),
+        (lambda: gr.survey("0.?", hexadecimal="yes"), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey([callable_game], store=tmp_path / "s.sqlite"), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey(["0.7"], store=3), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey(["0.7"], store=tmp_path / "no" / "s.sqlite"), gr.MissingFileError, FileNotFoundError),
+        (lambda: gr.survey_summary(-1), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.survey_summary(pd.DataFrame({"x": [1]})), gr.ArgumentError, ValueError),
+        (lambda: gr.load_survey(-1), gr.ArgumentTypeError, TypeError),
+        (lambda: gr.load_survey(tmp_path / "missing.sqlite"), gr.MissingFileError, FileNotFoundError),
+        (lambda: expand("0." + "?" * 9), gr.ArgumentError, ValueError),
+        (lambda: expand(3), gr.ArgumentTypeError, TypeError),
+    ]
+    for call, cls, builtin in cases:
+        with pytest.raises(cls) as e:
+            call()
+        assert isinstance(e.value, builtin)
+    with concurrent.futures.ThreadPoolExecutor(1) as ex:
+        with pytest.raises(gr.ArgumentTypeError, match="in-process"):
+            gr.survey([callable_game], executor=ex)
+    assert os.listdir(tmp_path) == []  # nothing was written
+
+
+def test_a_pattern_that_matches_no_code_is_refused():
+    """A pattern is one argument: when no code of it parses, survey raises its CodeError (in a
+    list, each code that does not parse gets an error row instead); it returned a table of errors."""
+    with pytest.raises(gr.CodeError) as e:
+        gr.survey("x", progress=False)
+    assert (e.value.code, e.value.position) == ("x", 0)
+    with pytest.raises(gr.CodeError, match="pattern '0.x\\?' matches no valid code") as e:
+        gr.survey("0.x?", progress=False)
+    assert (e.value.code, e.value.position) == ("0.x?", 2)
+    df = gr.survey(["x"], max_n=2**10, progress=False)
+    assert df.status.tolist() == ["error"] and df.error[0].startswith("CodeError")

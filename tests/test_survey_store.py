@@ -49,8 +49,9 @@ def test_a_read_only_store_loads_unchanged(store):
         before = snapshot(store)
         pd.testing.assert_frame_equal(gr.load_survey(store), expected)
         assert snapshot(store) == before
-        with pytest.raises(PermissionError, match="read-only"):  # a survey must write: refused, nothing done
+        with pytest.raises(PermissionError, match="read-only") as e:  # a survey must write: refused, nothing done
             gr.survey(CODES, max_n=2**11, store=store, progress=False)
+        assert isinstance(e.value, gr.FilePermissionError)  # issue 32, fault 7: a plain PermissionError
         assert snapshot(store) == before
     finally:
         os.chmod(store.parent, 0o755)

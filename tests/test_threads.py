@@ -113,10 +113,9 @@ for label, t in {counts}.items():
 """
 
 
-#: survey() checks its own threads= in _survey.py, which another change of issue 32 rewrites
-#: (threads=0 is accepted silently there today); drop the mark once it routes through _check_threads.
 THREAD_APIS["survey"] = 'gr.survey(["0.7", "0.6"], max_n=64, threads=t, progress=False)'
-_PENDING_THREADS = {"survey": "survey() threads check in _survey.py: pending in issue 32"}
+#: APIs whose threads= check another change of issue 32 still rewrites (expected to fail until then).
+_PENDING_THREADS: dict[str, str] = {}
 
 
 def _api(name: str) -> Any:

@@ -22,9 +22,11 @@ entries, readable with ``numpy.load(path, allow_pickle=False)`` alone:
 Loading checks the archive's CRCs, the format name and version, the checksum, the count and
 dtype, that the period holds on the stored values, and recomputes the last few values from the
 rule (all of them for rules that cannot rebuild their state cheaply); anything wrong raises
-ValueError, so a damaged file is never read as wrong values. Rules given as Python callables
-(``Subtraction(allowed=...)``, ``HeapGame``) cannot be rebuilt from a file, so saving them raises
-TypeError; save their values with ``numpy.save`` instead.
+:class:`~grundy.InvalidFileError` (a ValueError), so a damaged file is never read as wrong values.
+Rules given as Python callables (``Subtraction(allowed=...)``, ``HeapGame``) cannot be rebuilt from a
+file, so saving them raises :class:`~grundy.ArgumentTypeError` (a TypeError); save their values with
+``numpy.save`` instead. A missing file or folder raises :class:`~grundy.MissingFileError`, one that
+may not be written (or read) :class:`~grundy.FilePermissionError`.
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from . import _core
-from .exceptions import InvalidFileError
+from ._validate import _short
+from .exceptions import ArgumentError, ArgumentTypeError, FilePermissionError, InvalidFileError, MissingFileError
 from .periodicity import Periodicity
 
 if TYPE_CHECKING:
@@ -58,11 +61,27 @@ def _bad(path: Any, why: str) -> InvalidFileError:
     return InvalidFileError(f"{os.fspath(path)!s} is not a valid grundy file: {why}")
 
 
+def _check_path(path: Any) -> str:
+    """``path`` as a str: ArgumentTypeError for anything but a str or path-like."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"path must be a file path, not {type(path).__name__}")
+    return os.fspath(path)
+
+
+def _open(path: str) -> IO[bytes]:
+    """``path`` opened for reading; a missing or unreadable file in the family (other OS errors as they are)."""
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise MissingFileError(f"no such file: {path}") from None
+    except PermissionError as e:
+        raise FilePermissionError(f"cannot read {path}: {e.strerror}") from None
+
+
 def _read(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray]:
     """The checked metadata and values of a file."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a file path, not {type(path).__name__}")
-    with open(path, "rb") as f:  # FileNotFoundError and friends as they are
+    path = _check_path(path)
+    with _open(path) as f:
         try:
             z = np.load(f, allow_pickle=False)
             if not isinstance(z, np.lib.npyio.NpzFile):
@@ -128,12 +147,12 @@ def game_from_rule(rule: dict[str, Any], name: str | None = None) -> Game:
     [0, 1, 2, 3]
     """
     if not isinstance(rule, dict):
-        raise TypeError(f"a rule description is a dict, not {type(rule).__name__}")
+        raise ArgumentTypeError(f"a rule description is a dict, not {type(rule).__name__}")
     build = BUILDERS.get(rule.get("type"))  # type: ignore[arg-type]
     if build is None:
-        raise ValueError(f"unknown rule type {rule.get('type')!r}")
+        raise ArgumentError(f"unknown rule type {_short(rule.get('type'))}")
     if name is not None and not isinstance(name, str):
-        raise TypeError("a game's name must be a string")
+        raise ArgumentTypeError("a game's name must be a string")
     return build(rule, name)
 
 
@@ -167,6 +186,7 @@ def _restore_periodicity(game: Game, meta: dict[str, Any], values: np.ndarray, p
 
 
 def _periodicity_from(d: dict[str, Any], values: np.ndarray) -> Periodicity:
+    # Its plain TypeErrors and ValueErrors never leave: _restore_periodicity turns them into InvalidFileError.
     def integer(k: str, none_ok: bool = False) -> Any:
         x = d[k]
         if x is None and none_ok:
@@ -223,19 +243,19 @@ def _resume(game: Game, path: str) -> int:
 
 # -- writing ------------------------------------------------------------------------------------
 def check_writable(path: str) -> None:
-    """PermissionError now, before any computing, for a checkpoint that could not be written later.
+    """FilePermissionError now, before any computing, for a checkpoint that could not be written later.
 
     A file without write permission (``chmod 444``) is refused even where the folder would let it
     be replaced (and for root): it was made read-only to keep it as it is.
     """
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.exists(path) and not os.stat(path).st_mode & 0o222:
-        raise PermissionError(
+        raise FilePermissionError(
             f"the checkpoint {path} is read-only: give another path, or start from its values with "
             "gr.load(path) and save them elsewhere"
         )
     if not os.access(folder, os.W_OK):
-        raise PermissionError(f"the checkpoint's folder {folder} cannot be written")
+        raise FilePermissionError(f"the checkpoint's folder {folder} cannot be written")
 
 
 
@@ -257,11 +277,14 @@ def _write_atomic(path: str | os.PathLike[str], write: Callable[[IO[bytes]], Non
 
     A temporary file in the same folder, flushed and fsynced, renamed over ``path``.
     """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a file path, not {type(path).__name__}")
-    path = os.fspath(path)
+    path = _check_path(path)
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    except FileNotFoundError:
+        raise MissingFileError(f"cannot write {path}: the folder {folder} does not exist") from None
+    except PermissionError:
+        raise FilePermissionError(f"cannot write {path}: the folder {folder} cannot be written") from None
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _checkpoint, _core
 from ._validate import _short, as_count
-from .exceptions import ArgumentError, ArgumentTypeError
+from .exceptions import ArgumentError, ArgumentTypeError, MissingFileError
 
 if TYPE_CHECKING:
     from .games import Game
@@ -106,10 +106,10 @@ class Run:
     # -- context ---------------------------------------------------------------------------------
     def __enter__(self) -> Run:
         if self.path is not None:
-            self.game._rule()  # TypeError now for rules that cannot be saved
+            self.game._rule()  # ArgumentTypeError now for rules that cannot be saved
             folder = os.path.dirname(os.path.abspath(self.path))
             if not os.path.isdir(folder):  # now, not at the first checkpoint
-                raise FileNotFoundError(f"the checkpoint's folder {folder} does not exist")
+                raise MissingFileError(f"the checkpoint's folder {folder} does not exist")
             _checkpoint.check_writable(self.path)
             if os.path.exists(self.path):
                 self.written = _checkpoint._resume(self.game, self.path)

@@ -37,10 +37,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _checkpoint, _core
-from ._progress import _check_threads
+from ._progress import _check_progress, _check_threads
 from ._survey_store import STORED, Store
-from ._validate import as_count
-from .exceptions import CodeError, GrundyError
+from ._validate import _short, as_count, as_flag
+from .exceptions import (
+    ArgumentError,
+    ArgumentTypeError,
+    CodeError,
+    GrundyError,
+    MissingFileError,
+    TooLargeError,
+)
 from .games import _MAX_VALUES, Game, TakeAndBreak, _Run
 from .periodicity import DEFAULT_MAX_N
 
@@ -87,10 +94,6 @@ STATUSES = {
 GAME_ERRORS: tuple[type[BaseException], ...] = (GrundyError, ValueError, ArithmeticError, MemoryError, RecursionError)
 
 
-class _ArgumentError(GrundyError, ValueError):
-    """A survey argument out of range (until grundy.exceptions has a class for bad arguments)."""
-
-
 # -- families -----------------------------------------------------------------------------------
 def expand(pattern: str, *, hexadecimal: bool = False) -> list[str]:
     """Every code matching ``pattern``, where each ``?`` stands for any octal digit 0-7.
@@ -109,8 +112,10 @@ def expand(pattern: str, *, hexadecimal: bool = False) -> list[str]:
 
     Raises
     ------
-    ValueError
-        If the pattern expands to more than ``MAX_PATTERN_GAMES`` codes.
+    ArgumentError
+        If the pattern expands to more than ``MAX_PATTERN_GAMES`` codes (a ValueError).
+    ArgumentTypeError
+        If ``pattern`` is not a str or ``hexadecimal`` not a bool (a TypeError).
 
     Examples
     --------
@@ -120,14 +125,13 @@ def expand(pattern: str, *, hexadecimal: bool = False) -> list[str]:
     (512, 256)
     """
     if not isinstance(pattern, str):
-        raise TypeError(f"a pattern must be a str like '0.??', not {type(pattern).__name__}")
-    if not isinstance(hexadecimal, bool):
-        raise TypeError(f"hexadecimal must be True or False, not {hexadecimal!r}")
+        raise ArgumentTypeError(f"a pattern must be a str like '0.??', not {type(pattern).__name__}")
+    hexadecimal = as_flag(hexadecimal, "hexadecimal")
     digits = "0123456789ABCDEF" if hexadecimal else "01234567"
     holes = pattern.count("?")
     if len(digits) ** holes > MAX_PATTERN_GAMES:
-        raise ValueError(
-            f"pattern {pattern!r} expands to {len(digits)}^{holes} games; at most {MAX_PATTERN_GAMES} are allowed"
+        raise ArgumentError(
+            f"pattern {_short(pattern)} expands to {len(digits)}^{holes} games; at most {MAX_PATTERN_GAMES} are allowed"
         )
     parts = pattern.split("?")
     out = []
@@ -146,7 +150,7 @@ def _spec(rule: Any) -> tuple[Any, ...]:
             return ("rule", rule._rule(), rule.name)
         except TypeError:  # a Python callable: the game object itself
             return ("object", rule)
-    raise TypeError(f"a survey takes codes or games, not {type(rule).__name__} ({rule!r})")
+    raise ArgumentTypeError(f"a survey takes codes or games, not {type(rule).__name__} ({_short(rule)})")
 
 
 def _build(spec: tuple[Any, ...]) -> Game:
@@ -592,19 +596,19 @@ def _check_timeout(timeout: Any) -> float | None:
     if timeout is None:
         return None
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
-        raise TypeError(f"timeout must be a number of seconds or None, not {type(timeout).__name__}")
+        raise ArgumentTypeError(f"timeout must be a number of seconds or None, not {type(timeout).__name__}")
     if math.isnan(timeout):
-        raise _ArgumentError("timeout must be a number of seconds, not nan (None or inf: no limit)")
+        raise ArgumentError("timeout must be a number of seconds, not nan (None or inf: no limit)")
     if not timeout > 0:
-        raise _ArgumentError(f"timeout must be a positive number of seconds, got {timeout} (None or inf: no limit)")
+        raise ArgumentError(f"timeout must be a positive number of seconds, got {timeout} (None or inf: no limit)")
     return None if math.isinf(timeout) else float(timeout)
 
 
 def _check_max_n(max_n: Any) -> int:
     n = as_count(max_n, "max_n")
     if n > _MAX_VALUES:
-        raise _ArgumentError(
-            f"max_n = {n}: no machine can store that many values of a game (at most 2**62); "
+        raise TooLargeError(
+            f"max_n = {_short(n)}: no machine can store that many values of a game (at most 2**62); "
             "a survey stops each game at its proof or at max_n, so give the most you can afford"
         )
     return n
@@ -742,21 +746,28 @@ def survey(
 
     Raises
     ------
-    TypeError
-        When a game is neither a code nor a game, a game given by a Python callable is to run on an
-        ``executor`` or go to a ``store``, or ``max_n``, ``timeout``, ``hexadecimal`` or ``store`` has
-        the wrong type.
-    ValueError
-        When ``max_n`` is negative or above 2**62 (no machine stores that many values), ``threads``
-        is not positive, ``timeout`` is not a positive number, a pattern expands to more than
-        ``MAX_PATTERN_GAMES`` codes, or ``checkpoints`` is True; before any game runs.
-    FileNotFoundError
-        When the folder of ``store`` does not exist.
+    ArgumentTypeError
+        When ``codes`` is neither a pattern nor an iterable, a game is neither a code nor a game, a
+        game given by a Python callable is to run on an ``executor`` or go to a ``store``, or
+        ``max_n``, ``executor``, ``threads``, ``progress``, ``timeout``, ``hexadecimal``, ``store`` or
+        ``checkpoints`` has the wrong type (a TypeError).
+    ArgumentError
+        When ``max_n`` is negative, ``threads`` is not positive, ``timeout`` is not a positive
+        number, a pattern expands to more than ``MAX_PATTERN_GAMES`` codes, or ``checkpoints`` is
+        True (a ValueError); before any game runs.
+    TooLargeError
+        When ``max_n`` is above 2**62: no machine stores that many values (a ValueError and an
+        OverflowError).
+    CodeError
+        When ``codes`` is a pattern that matches no valid code (in a list, a code that does not
+        parse gets a row with its error instead).
+    MissingFileError
+        When the folder of ``store`` does not exist (a FileNotFoundError).
     InvalidFileError
         When ``store`` is a file that is not a survey store (a ValueError); the file is left as
         it was.
-    PermissionError
-        When ``store`` cannot be written.
+    FilePermissionError
+        When ``store`` cannot be written (a PermissionError).
 
     See Also
     --------
@@ -795,10 +806,27 @@ def survey(
     max_n = _check_max_n(max_n)
     timeout = _check_timeout(timeout)
     threads = _check_threads(threads)
-    items = expand(codes, hexadecimal=hexadecimal) if isinstance(codes, str) else list(codes)
+    progress = _check_progress(progress)
+    hexadecimal = as_flag(hexadecimal, "hexadecimal")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ArgumentTypeError(
+            "executor must be a Dask distributed.Client or a concurrent.futures.Executor (None: in-process), "
+            f"not {type(executor).__name__}"
+        )
+    if not (checkpoints is None or isinstance(checkpoints, (bool, str, os.PathLike))):
+        raise ArgumentTypeError(f"checkpoints must be a folder, True, False or None, not {type(checkpoints).__name__}")
+    if isinstance(codes, str):
+        items: list[Any] = expand(codes, hexadecimal=hexadecimal)
+        _check_pattern(codes, items)
+    elif isinstance(codes, Iterable):
+        items = list(codes)
+    else:
+        raise ArgumentTypeError(
+            f"codes must be a pattern such as '0.??' or a list of codes and games, not {type(codes).__name__}"
+        )
     specs = [_spec(c) for c in items]
     if executor is not None and any(s[0] == "object" for s in specs):
-        raise TypeError("games given by Python callables can only be surveyed in-process (executor=None)")
+        raise ArgumentTypeError("games given by Python callables can only be surveyed in-process (executor=None)")
 
     # Identify every game (validating codes) before anything is submitted; each distinct game runs once.
     labels: list[str] = []
@@ -817,7 +845,7 @@ def survey(
     if store is not None:
 
         if any(rule is None for _, rule in work.values()):
-            raise TypeError("games given by Python callables cannot be stored: their rules cannot be rebuilt")
+            raise ArgumentTypeError("games given by Python callables cannot be stored: their rules cannot be rebuilt")
         st = Store(store)
         st.set_order(list(dict.fromkeys(labels)))
         for r in st.rows(list(work)):
@@ -827,7 +855,7 @@ def survey(
             checkpoints = st.path + ".checkpoints"
     if checkpoints is not None and checkpoints is not False:
         if checkpoints is True:
-            raise _ArgumentError("checkpoints=True needs a folder: give a path, or a store (the folder goes beside it)")
+            raise ArgumentError("checkpoints=True needs a folder: give a path, or a store (the folder goes beside it)")
         ck = os.fspath(checkpoints)
         os.makedirs(ck, exist_ok=True)
     todo = [(label, s, rule) for label, (s, rule) in work.items() if label not in results]
@@ -913,6 +941,28 @@ def survey(
     return df
 
 
+def _check_pattern(pattern: str, codes: list[str]) -> None:
+    """CodeError unless some code of ``pattern`` parses: a pattern is one argument, not a list of games.
+
+    Stops at the first code that parses (the first, for any usable pattern).
+    """
+    first: CodeError | None = None
+    for code in codes:
+        try:
+            _core.parse_code(code)
+            return
+        except CodeError as e:
+            first = first or e
+    assert first is not None  # a pattern expands to at least one code
+    if codes == [pattern]:  # no holes: the code's own error
+        raise first
+    raise CodeError(
+        f"the pattern {_short(pattern)} matches no valid code; the first, {_short(codes[0])}: {first}",
+        code=pattern,
+        position=first.position,
+    )
+
+
 def _cancel(futures: list[Any]) -> None:
     """Cancels futures of any executor; a Dask client's in one call."""
     dask = [f for f in futures if type(f).__module__.startswith("distributed")]
@@ -957,15 +1007,15 @@ def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
 
     Raises
     ------
-    TypeError
-        If ``path`` is not a file path.
-    FileNotFoundError
-        If there is no such file.
+    ArgumentTypeError
+        If ``path`` is not a file path (a TypeError).
+    MissingFileError
+        If there is no such file (a FileNotFoundError).
     InvalidFileError
         If the file is not a survey store, or one of another version (a ValueError). The file is
         left as it was.
-    PermissionError
-        If SQLite cannot read the file.
+    FilePermissionError
+        If SQLite cannot read the file (a PermissionError).
 
     Notes
     -----
@@ -984,9 +1034,9 @@ def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
     (['0.77', '0.137'], [12, 34], [1, 1])
     """
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a file path, not {type(path).__name__}")
+        raise ArgumentTypeError(f"path must be a file path, not {type(path).__name__}")
     if not os.path.isfile(path):
-        raise FileNotFoundError(f"no survey store at {os.fspath(path)}")
+        raise MissingFileError(f"no survey store at {os.fspath(path)}")
     from .io import game_from_rule
 
     st = Store(path, read_only=True)
@@ -1086,8 +1136,11 @@ def survey_summary(df: pd.DataFrame) -> SurveySummary:
 
     Raises
     ------
-    ValueError
-        When ``df`` lacks a column of a survey table (code, status, same_as, checked_to).
+    ArgumentTypeError
+        When ``df`` is not a pandas DataFrame (a TypeError).
+    ArgumentError
+        When ``df`` lacks a column of a survey table (code, status, same_as, checked_to) (a
+        ValueError).
 
     Examples
     --------
@@ -1100,9 +1153,13 @@ def survey_summary(df: pd.DataFrame) -> SurveySummary:
     """
     import pandas as pd
 
+    if not isinstance(df, pd.DataFrame):
+        raise ArgumentTypeError(
+            f"survey_summary takes the table of gr.survey or gr.load_survey, not {type(df).__name__}"
+        )
     missing = [c for c in ("code", "status", "same_as", "checked_to") if c not in df.columns]
     if missing:
-        raise ValueError(f"not a survey table: the columns {missing} are missing")
+        raise ArgumentError(f"not a survey table: the columns {missing} are missing")
     df = df.drop_duplicates("code")
     ok = df[df["status"] != "error"]
     head = ok["same_as"].where(ok["same_as"].notna(), ok["code"])

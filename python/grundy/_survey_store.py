@@ -23,6 +23,8 @@ import time
 import urllib.parse
 from typing import Any
 
+from .exceptions import ArgumentTypeError, FilePermissionError, InvalidFileError, MissingFileError
+
 #: Bumped when the layout changes; a store of another version is refused.
 STORE_VERSION = 1
 
@@ -97,8 +99,6 @@ def _check(db: sqlite3.Connection, path: str) -> set[str]:
 
     Only reads.
     """
-    from .exceptions import InvalidFileError
-
     try:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not {"meta", "games"} <= tables:
@@ -107,7 +107,7 @@ def _check(db: sqlite3.Connection, path: str) -> set[str]:
         rec = db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
         columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
     except sqlite3.OperationalError as e:  # a file SQLite cannot open (or a log it cannot read)
-        raise PermissionError(f"cannot read the survey store {path}: {e}") from None
+        raise FilePermissionError(f"cannot read the survey store {path}: {e}") from None
     except sqlite3.DatabaseError as e:  # "file is not a database"
         raise InvalidFileError(f"{path} is not a survey store: {e}") from None
     if rec is None or any(c not in columns for c in _REQUIRED):
@@ -133,10 +133,15 @@ class Store:
 
     Raises
     ------
+    grundy.ArgumentTypeError
+        If ``path`` is not a file path (a TypeError).
+    grundy.MissingFileError
+        If the folder does not exist, or the file does not and ``read_only`` is True (a
+        FileNotFoundError).
     grundy.InvalidFileError
         If the file is not a survey store of this version.
-    PermissionError
-        If the store cannot be written (and ``read_only`` is False).
+    grundy.FilePermissionError
+        If the store cannot be written (and ``read_only`` is False), or read (a PermissionError).
 
     Examples
     --------
@@ -151,17 +156,15 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         if not isinstance(path, (str, os.PathLike)):
-            raise TypeError(f"store must be a file path, not {type(path).__name__}")
+            raise ArgumentTypeError(f"store must be a file path, not {type(path).__name__}")
         self.path = os.fspath(path)
         folder = os.path.dirname(os.path.abspath(self.path))
         if not os.path.isdir(folder):
-            raise FileNotFoundError(f"the store's folder {folder} does not exist")
-        from .exceptions import InvalidFileError
-
+            raise MissingFileError(f"the store's folder {folder} does not exist")
         if os.path.exists(self.path) and not os.path.isfile(self.path):
             raise InvalidFileError(f"{self.path} is not a survey store: it is not a file")
         if read_only and not os.path.exists(self.path):
-            raise FileNotFoundError(f"no survey store at {self.path}")
+            raise MissingFileError(f"no survey store at {self.path}")
         if read_only or (os.path.isfile(self.path) and os.path.getsize(self.path) > 0):
             # Read-only first, so that a file of another program is refused before any write.
             self.db = _open_read_only(self.path)
@@ -174,7 +177,7 @@ class Store:
                 return
             self.db.close()
             if not os.stat(self.path).st_mode & 0o222:  # made read-only to keep it as it is (root too)
-                raise PermissionError(f"the survey store {self.path} is read-only; load_survey reads it")
+                raise FilePermissionError(f"the survey store {self.path} is read-only; load_survey reads it")
         self._open_for_writing()
 
     def _open_for_writing(self) -> None:
@@ -182,7 +185,7 @@ class Store:
             # isolation_level=None: no implicit transactions; each put() is its own BEGIN/COMMIT.
             self.db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         except sqlite3.OperationalError as e:
-            raise PermissionError(f"cannot write the survey store {self.path} ({e})") from None
+            raise FilePermissionError(f"cannot write the survey store {self.path} ({e})") from None
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a committed row survives the death of this process (only a
@@ -200,7 +203,7 @@ class Store:
             self.columns = set(_COLUMNS)
         except sqlite3.OperationalError as e:  # a read-only file or folder, a full disk
             self.db.close()
-            raise PermissionError(
+            raise FilePermissionError(
                 f"cannot write the survey store {self.path} ({e}); load_survey reads it without writing"
             ) from None
         except BaseException:

@@ -10,6 +10,10 @@ catches everything grundy raises on purpose:
 - :class:`NotFoundError` (``KeyError`` and ``IndexError``): a vertex or index that is not there.
 - :class:`MemoryLimitError` (``MemoryError``): a request refused because it cannot fit.
 - :class:`ReentrancyError` (``RuntimeError``): a game asked for values from its own callback.
+- :class:`MissingFileError` (``FileNotFoundError``): a file to read, or the folder of a file to
+  write, that does not exist.
+- :class:`FilePermissionError` (``PermissionError``): a file or folder grundy may not write (a
+  read-only checkpoint or survey store) or read.
 - :class:`CodeError`, :class:`NoPeriodError`, :class:`SearchLimitError`, :class:`InvalidFileError`
   and :class:`CycleError` (all ``ValueError``): the errors of particular computations.
 
@@ -36,8 +40,10 @@ __all__ = [
     "CodeError",
     "CycleError",
     "GrundyError",
+    "FilePermissionError",
     "InvalidFileError",
     "MemoryLimitError",
+    "MissingFileError",
     "NoPeriodError",
     "NotFoundError",
     "ReentrancyError",
@@ -172,6 +178,46 @@ class ReentrancyError(GrundyError, RuntimeError):
     ... except RuntimeError as e:
     ...     type(e).__name__
     'ReentrancyError'
+    """
+
+
+class MissingFileError(GrundyError, FileNotFoundError):
+    """A file grundy was asked to read, or the folder of one it was asked to write, does not exist.
+
+    Raised by :func:`grundy.load`, :func:`grundy.load_survey`, and for the folder of a checkpoint,
+    a survey store or a saved file; checked before any computing starts. It is also a
+    :class:`FileNotFoundError` (an :class:`OSError`).
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> try:
+    ...     gr.load("no-such-file.npz")
+    ... except FileNotFoundError as e:
+    ...     type(e).__name__, str(e)
+    ('MissingFileError', 'no such file: no-such-file.npz')
+    """
+
+
+class FilePermissionError(GrundyError, PermissionError):
+    """A file or folder that grundy must write (or read) but may not.
+
+    A checkpoint or survey store made read-only (``chmod 444``) is refused before any computing,
+    even where the folder would let it be replaced: it was made read-only to keep it as it is
+    (:func:`grundy.load` and :func:`grundy.load_survey` read such files). It is also a
+    :class:`PermissionError` (an :class:`OSError`).
+
+    Examples
+    --------
+    >>> import grundy as gr, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "kayles.npz")
+    >>> gr.save(gr.kayles(), path)
+    >>> os.chmod(path, 0o444)
+    >>> try:
+    ...     gr.kayles().values(10, checkpoint=path)
+    ... except PermissionError as e:
+    ...     type(e).__name__
+    'FilePermissionError'
     """
 
 

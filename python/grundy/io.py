@@ -11,6 +11,7 @@ import os
 
 from . import _checkpoint
 from ._checkpoint import FORMAT_NAME, FORMAT_VERSION, game_from_rule
+from .exceptions import ArgumentTypeError
 from .games import Game
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "game_from_rule", "load", "save"]
@@ -32,10 +33,14 @@ def save(obj: Game, path: str | os.PathLike[str]) -> None:
 
     Raises
     ------
-    TypeError
+    ArgumentTypeError
         For anything but a game, for rules given as Python callables (a callable cannot be
         rebuilt from a file: save ``game.values(n)`` with ``numpy.save`` instead), and when
-        ``path`` is not a file path.
+        ``path`` is not a file path (a TypeError).
+    MissingFileError
+        When the folder of ``path`` does not exist (a FileNotFoundError).
+    FilePermissionError
+        When that folder cannot be written (a PermissionError).
 
     Examples
     --------
@@ -48,7 +53,7 @@ def save(obj: Game, path: str | os.PathLike[str]) -> None:
     (True, 12)
     """
     if not isinstance(obj, Game):
-        raise TypeError(
+        raise ArgumentTypeError(
             f"gr.save saves games (TakeAndBreak, Subtraction) with their values, not {type(obj).__name__}; "
             "for a numpy array use numpy.save"
         )
@@ -73,10 +78,12 @@ def load(path: str | os.PathLike[str]) -> Game:
     InvalidFileError
         When the file is damaged, truncated, of another format or of a newer format version (a
         ValueError).
-    FileNotFoundError
-        When it does not exist.
-    TypeError
-        When ``path`` is not a file path.
+    MissingFileError
+        When it does not exist (a FileNotFoundError).
+    FilePermissionError
+        When it may not be read (a PermissionError).
+    ArgumentTypeError
+        When ``path`` is not a file path (a TypeError).
 
     Examples
     --------
