@@ -13,8 +13,8 @@
 //! use grundy::nimber_search::Search;
 //! let cram = Cram::new(3, 3).unwrap();
 //! let mut search = Search::new(&cram, 1 << 20).unwrap();
-//! assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), 1);
-//! // Block the centre: a ring of 8 cells.
+//! assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), 0);
+//! // Block the centre: a ring of 8 cells. Every move leaves a path of 6 cells (*3): value 0.
 //! let ring = cram.position(cram.grid().cell(1, 1)).unwrap();
 //! assert_eq!(search.value(ring, &NoControl).unwrap(), 0);
 //! ```

@@ -10,9 +10,9 @@
 //! use grundy::board::{NodeKayles, SimpleGraph};
 //! use grundy::engine::NoControl;
 //! use grundy::nimber_search::Search;
-//! let game = NodeKayles::new(SimpleGraph::path(8).unwrap());
+//! let game = NodeKayles::new(SimpleGraph::path(9).unwrap());
 //! let mut search = Search::new(&game, 1 << 20).unwrap();
-//! assert_eq!(search.value(game.start(), &NoControl).unwrap(), 1); // 0.137 at 8
+//! assert_eq!(search.value(game.start(), &NoControl).unwrap(), 3); // 0.137 at 9
 //! ```
 
 use super::graph::SimpleGraph;

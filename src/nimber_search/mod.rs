@@ -31,7 +31,7 @@
 //! use grundy::nimber_search::Search;
 //! let cram = Cram::new(4, 5).unwrap();
 //! let mut search = Search::new(&cram, 16 << 20).unwrap(); // a 16 MiB table
-//! assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), 0);
+//! assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), 2);
 //! assert!(search.stats().nodes > 0);
 //! ```
 
