@@ -6,12 +6,12 @@
 //! cargo run --release --example board_bench -- nodekayles 6 6          # the 6 x 6 grid graph
 //! cargo run --release --example board_bench -- arckayles 4 5
 //! cargo run --release --example board_bench -- chomp 6 7
-//! cargo run --release --example board_bench -- cram 5 7 --budget 64    # table of 64 MiB
+//! cargo run --release --example board_bench -- cram 5 7 --budget 16    # tables of 16 MiB
 //! cargo run --release --example board_bench -- nodekayles-all 6 6      # every grid up to 6 x 6
 //! ```
 //!
 //! Prints the value of the starting position, the wall time, the nodes searched and the table's
-//! entries (used / capacity) and bytes. The table's budget defaults to 256 MiB.
+//! entries (used / capacity) and bytes. The tables' budget defaults to 64 MiB.
 
 use grundy::board::{ArcKayles, Board, Chomp, Cram, NodeKayles, SimpleGraph};
 use grundy::engine::NoControl;
@@ -56,7 +56,7 @@ fn main() {
         .iter()
         .position(|a| a == "--budget")
         .map(|i| args[i + 1].parse().expect("MIB"))
-        .unwrap_or(256);
+        .unwrap_or(64);
     let budget = budget_mib << 20;
     let name = format!("{} {rows}x{cols}", args[0]);
     match args[0].as_str() {

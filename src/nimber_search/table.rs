@@ -175,9 +175,6 @@ impl Table {
         let victim = (0..WAYS).min_by_key(|&i| worth(&slots[i])).unwrap_or(0);
         if !used(&slots[victim]) {
             self.entries += 1;
-        } else if worth(&slots[victim]) > worth(&new) {
-            // Keep a larger component's entry rather than a smaller one's.
-            return;
         }
         slots[victim] = new;
     }
