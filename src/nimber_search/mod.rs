@@ -51,6 +51,9 @@ const SMALL_BUDGET: u64 = 2 << 20;
 /// The smallest table: one bucket.
 const MIN_BUDGET: u64 = table::BUCKET_BYTES;
 
+/// Options whose parts are looked up in the tables together.
+const PROBE_CHUNK: usize = 4;
+
 /// Nodes searched between two looks at the clock.
 const POLL_NODES: u64 = 1 << 12;
 
@@ -355,45 +358,56 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     ) -> Result<u128> {
         let board = self.board;
         board.options(c, &mut nb.opts);
-        // First every option's parts and their keys, then the table's answers in one tight
-        // loop (independent loads, so the cache misses overlap).
-        for &o in &nb.opts {
-            board.components(o, &mut nb.parts);
-            nb.bounds.push(nb.parts.len());
-        }
-        nb.keys.extend(nb.parts.iter().map(|&p| board.key(p)));
+        // A few options at a time: their parts and keys, then the table's answers in one tight
+        // loop (independent loads, so the cache misses overlap); stop when the table alone
+        // shows every candidate to be an option's value.
         let mut seen = 0u128;
         let mut start = 0;
-        for i in 0..nb.bounds.len() {
-            let end = nb.bounds[i];
-            let mut known = 0;
-            let mut unknown = start;
-            for j in start..end {
-                match self.lookup(nb.parts[j], nb.keys[j]).0 {
-                    Some(v) => known ^= v,
-                    None => {
-                        nb.parts.swap(unknown, j);
-                        nb.keys.swap(unknown, j);
-                        unknown += 1;
+        let mut next = 0;
+        while next < nb.opts.len() {
+            let end_opt = (next + PROBE_CHUNK).min(nb.opts.len());
+            let first = nb.parts.len();
+            for &o in &nb.opts[next..end_opt] {
+                board.components(o, &mut nb.parts);
+                nb.bounds.push(nb.parts.len());
+            }
+            nb.keys
+                .extend(nb.parts[first..].iter().map(|&p| board.key(p)));
+            for i in next..end_opt {
+                let end = nb.bounds[i];
+                let mut known = 0;
+                let mut unknown = start;
+                for j in start..end {
+                    match self.lookup(nb.parts[j], nb.keys[j]).0 {
+                        Some(v) => known ^= v,
+                        None => {
+                            nb.parts.swap(unknown, j);
+                            nb.keys.swap(unknown, j);
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            if unknown == start {
-                if known < 128 {
-                    seen |= 1 << known;
+                if unknown == start {
+                    if known < 128 {
+                        seen |= 1 << known;
+                    }
+                } else {
+                    let size = (start..unknown)
+                        .map(|j| board.size(nb.parts[j]))
+                        .max()
+                        .unwrap_or(0);
+                    nb.pending.push(Pending {
+                        parts: start..unknown,
+                        known,
+                        size,
+                    });
                 }
-            } else {
-                let size = (start..unknown)
-                    .map(|j| board.size(nb.parts[j]))
-                    .max()
-                    .unwrap_or(0);
-                nb.pending.push(Pending {
-                    parts: start..unknown,
-                    known,
-                    size,
-                });
+                start = end;
             }
-            start = end;
+            if set & !seen == 0 {
+                return Ok(seen);
+            }
+            next = end_opt;
         }
         nb.pending.sort_unstable_by_key(|p| p.size);
         for p in &nb.pending {
