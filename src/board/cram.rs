@@ -120,7 +120,6 @@ impl Cram {
 
 impl Board for Cram {
     fn options(&self, pos: u128, out: &mut Vec<u128>) {
-        let cols = self.grid.cols();
         let mut h = self.grid.horizontal_pairs(pos);
         while h != 0 {
             let b = h & h.wrapping_neg();
@@ -131,7 +130,7 @@ impl Board for Cram {
         while v != 0 {
             let b = v & v.wrapping_neg();
             v ^= b;
-            out.push(pos & !(b | b << cols));
+            out.push(pos & !(b | self.grid.down(b)));
         }
     }
 
@@ -149,10 +148,9 @@ impl Cram {
     /// The free cells of `pos` that have a free neighbour.
     #[inline]
     fn live(&self, pos: u128) -> u128 {
-        let cols = self.grid.cols();
         let h = self.grid.horizontal_pairs(pos);
         let v = self.grid.vertical_pairs(pos);
-        h | h << 1 | v | v << cols
+        h | h << 1 | v | self.grid.down(v)
     }
 }
 
@@ -225,6 +223,20 @@ mod tests {
                 let all = brute::values(pos, |p| plain_options(rows, cols, p));
                 assert_eq!(search.value(pos, &NoControl).unwrap(), all[&pos]);
                 assert_eq!(search.is_zero(pos, &NoControl).unwrap(), all[&pos] == 0);
+            }
+        }
+    }
+
+    /// A strip of 1 x n is the octal game 0.07 at n, both ways round, up to 128 cells (the
+    /// whole-row shift of a 1 x 128 board is no shift at all).
+    #[test]
+    fn cram_strips_are_0_07() {
+        let want = crate::engine::testing::exact("0.07", 129);
+        for n in [2, 5, 17, 64, 127, 128] {
+            for (rows, cols) in [(1, n), (n, 1)] {
+                let cram = Cram::new(rows, cols).unwrap();
+                let mut search = Search::new(&cram, 1 << 16).unwrap();
+                assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), want[n]);
             }
         }
     }

@@ -101,14 +101,28 @@ impl Grid {
     /// Cells of `m` whose lower neighbour is also in `m` (each the top cell of a vertical pair).
     #[inline]
     pub fn vertical_pairs(&self, m: u128) -> u128 {
-        m & (m >> self.cols)
+        m & self.up(m)
+    }
+
+    /// Each cell of `m` moved one row down (a shift by a whole row: none on a 1 x 128 grid).
+    #[inline]
+    pub fn down(&self, m: u128) -> u128 {
+        m.checked_shl(self.cols as u32).unwrap_or(0) & self.full
+    }
+
+    /// Each cell of `m` moved one row up.
+    #[inline]
+    pub fn up(&self, m: u128) -> u128 {
+        m.checked_shr(self.cols as u32).unwrap_or(0)
     }
 
     /// The cells next to a cell of `m` (up, down, left, right), `m` itself included.
     #[inline]
     pub fn grow(&self, m: u128) -> u128 {
-        let c = self.cols;
-        (m | ((m << 1) & self.not_first_col) | ((m >> 1) & self.not_last_col) | (m << c) | (m >> c))
+        (m | ((m << 1) & self.not_first_col)
+            | ((m >> 1) & self.not_last_col)
+            | self.down(m)
+            | self.up(m))
             & self.full
     }
 
