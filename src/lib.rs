@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod bitset;
+pub mod board;
 pub mod engine;
 pub mod error;
 pub mod graph;
@@ -15,6 +16,7 @@ pub mod loopy;
 pub mod memory;
 pub mod misere_quotient;
 pub mod nim;
+pub mod nimber_search;
 pub mod periodicity;
 pub mod position;
 pub mod rules;

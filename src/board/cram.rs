@@ -1,0 +1,262 @@
+//! Cram: players take turns placing a domino on two free adjacent cells of a `rows x cols`
+//! board; the player who cannot place one loses (normal play).
+//!
+//! A position is the set of free cells (bit `r * cols + c` for cell `(r, c)`); any position is
+//! allowed, the empty board being [`Cram::empty`] and a board with blocked cells
+//! [`Cram::position`]. The components are the connected regions of free cells with at least two
+//! cells (a lone cell is dead), and the key is the region's shape under translation, rotation
+//! and reflection ([`Grid::canonical`]).
+//!
+//! ```
+//! use grundy::board::Cram;
+//! use grundy::engine::NoControl;
+//! use grundy::nimber_search::Search;
+//! let cram = Cram::new(3, 3).unwrap();
+//! let mut search = Search::new(&cram, 1 << 20).unwrap();
+//! assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), 0);
+//! // Block the centre: a ring of 8 cells. Every move leaves a path of 6 cells (*3): value 0.
+//! let ring = cram.position(cram.grid().cell(1, 1)).unwrap();
+//! assert_eq!(search.value(ring, &NoControl).unwrap(), 0);
+//! ```
+
+use super::grid::Grid;
+use super::Board;
+use crate::error::{Error, Result};
+
+/// Cram on a `rows x cols` board of at most 128 cells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cram {
+    grid: Grid,
+}
+
+impl Cram {
+    /// Cram on a `rows x cols` board.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when a side is 0 or the board has more than 128 cells.
+    pub fn new(rows: usize, cols: usize) -> Result<Cram> {
+        Ok(Cram {
+            grid: Grid::new(rows, cols)?,
+        })
+    }
+
+    /// The board's grid (cell bits, regions, symmetries).
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The empty board: every cell free.
+    pub fn empty(&self) -> u128 {
+        self.grid.full()
+    }
+
+    /// The position whose blocked (covered) cells are `blocked`.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when `blocked` names a cell outside the board.
+    pub fn position(&self, blocked: u128) -> Result<u128> {
+        if blocked & !self.grid.full() != 0 {
+            return Err(Error::Invalid(format!(
+                "blocked cells outside the {} x {} board: bits {:#x}",
+                self.grid.rows(),
+                self.grid.cols(),
+                blocked & !self.grid.full()
+            )));
+        }
+        Ok(self.grid.full() & !blocked)
+    }
+
+    /// The symmetry strategy: `Some(0)` when the second player wins `component` by mirroring.
+    ///
+    /// That is when the component is its own image under the half turn about its centre or a
+    /// mirror through a middle line, with no cell its own image and no cell next to its image:
+    /// then each domino the first player places has a free mirror image, which the second player
+    /// places. (Every centrally symmetric region of an even x even box qualifies.) `None` when it
+    /// does not apply (the value may still be 0). A hook for
+    /// [`Search::with_known`](crate::nimber_search::Search::with_known).
+    ///
+    /// ```
+    /// use grundy::board::Cram;
+    /// let cram = Cram::new(4, 6).unwrap();
+    /// assert_eq!(cram.mirror_zero(cram.empty()), Some(0));
+    /// assert_eq!(Cram::new(3, 3).unwrap().mirror_zero(Cram::new(3, 3).unwrap().empty()), None);
+    /// ```
+    pub fn mirror_zero(&self, component: u128) -> Option<u32> {
+        let cols = self.grid.cols();
+        if component == 0 || component & !self.grid.full() != 0 {
+            return None;
+        }
+        let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
+        let mut bits = component;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (r, c) = (i / cols, i % cols);
+            r0 = r0.min(r);
+            r1 = r1.max(r);
+            c0 = c0.min(c);
+            c1 = c1.max(c);
+        }
+        // (flip rows, flip columns): the half turn, the left-right and the top-bottom mirror.
+        for (fr, fc) in [(true, true), (false, true), (true, false)] {
+            let mut ok = true;
+            let mut bits = component;
+            while ok && bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (r, c) = (i / cols, i % cols);
+                let ri = if fr { r0 + r1 - r } else { r };
+                let ci = if fc { c0 + c1 - c } else { c };
+                let (dr, dc) = (r.abs_diff(ri), c.abs_diff(ci));
+                ok = component & self.grid.cell(ri, ci) != 0 && dr + dc > 1;
+            }
+            if ok {
+                return Some(0);
+            }
+        }
+        None
+    }
+}
+
+impl Board for Cram {
+    fn options(&self, pos: u128, out: &mut Vec<u128>) {
+        let mut h = self.grid.horizontal_pairs(pos);
+        while h != 0 {
+            let b = h & h.wrapping_neg();
+            h ^= b;
+            out.push(pos & !(b | b << 1));
+        }
+        let mut v = self.grid.vertical_pairs(pos);
+        while v != 0 {
+            let b = v & v.wrapping_neg();
+            v ^= b;
+            out.push(pos & !(b | self.grid.down(b)));
+        }
+    }
+
+    fn components(&self, pos: u128, out: &mut Vec<u128>) {
+        // Cells with a free neighbour; the others can never be covered.
+        self.grid.for_each_region(self.live(pos), |r| out.push(r));
+    }
+
+    fn key(&self, component: u128) -> u128 {
+        self.grid.canonical(component)
+    }
+}
+
+impl Cram {
+    /// The free cells of `pos` that have a free neighbour.
+    #[inline]
+    fn live(&self, pos: u128) -> u128 {
+        let h = self.grid.horizontal_pairs(pos);
+        let v = self.grid.vertical_pairs(pos);
+        h | h << 1 | v | self.grid.down(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::brute;
+    use crate::engine::testing::Rng;
+    use crate::engine::NoControl;
+    use crate::nimber_search::Search;
+
+    /// Cram's options written cell by cell, independent of the shifts above.
+    fn plain_options(rows: usize, cols: usize, pos: u128) -> Vec<u128> {
+        let mut out = Vec::new();
+        let bit = |r: usize, c: usize| 1u128 << (r * cols + c);
+        for r in 0..rows {
+            for c in 0..cols {
+                if pos & bit(r, c) == 0 {
+                    continue;
+                }
+                if c + 1 < cols && pos & bit(r, c + 1) != 0 {
+                    out.push(pos & !bit(r, c) & !bit(r, c + 1));
+                }
+                if r + 1 < rows && pos & bit(r + 1, c) != 0 {
+                    out.push(pos & !bit(r, c) & !bit(r + 1, c));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every board up to 4 x 5 (and 5 x 4): the search's value of every position reachable from
+    /// the empty board equals the plain memoised mex over whole boards.
+    #[test]
+    fn cram_matches_brute_force_on_every_board_up_to_4x5() {
+        for rows in 1..=5 {
+            for cols in 1..=5 {
+                if rows * cols > 20 {
+                    continue;
+                }
+                let cram = Cram::new(rows, cols).unwrap();
+                let all = brute::values(cram.empty(), |p| plain_options(rows, cols, p));
+                let mut search = Search::new(&cram, 1 << 20).unwrap();
+                for (&pos, &v) in &all {
+                    assert_eq!(
+                        search.value(pos, &NoControl).unwrap(),
+                        v,
+                        "{rows} x {cols}, free cells {pos:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Random mid-game positions of larger boards (a third of the cells blocked).
+    #[test]
+    fn cram_matches_brute_force_on_random_positions() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for &(rows, cols) in &[(5, 5), (4, 6), (3, 8), (5, 6)] {
+            let cram = Cram::new(rows, cols).unwrap();
+            let mut search = Search::new(&cram, 1 << 16).unwrap();
+            for _ in 0..6 {
+                let mut blocked = 0u128;
+                for i in 0..rows * cols {
+                    if rng.below(3) == 0 {
+                        blocked |= 1 << i;
+                    }
+                }
+                let pos = cram.position(blocked).unwrap();
+                let all = brute::values(pos, |p| plain_options(rows, cols, p));
+                assert_eq!(search.value(pos, &NoControl).unwrap(), all[&pos]);
+                assert_eq!(search.is_zero(pos, &NoControl).unwrap(), all[&pos] == 0);
+            }
+        }
+    }
+
+    /// A strip of 1 x n is the octal game 0.07 at n, both ways round, up to 128 cells (the
+    /// whole-row shift of a 1 x 128 board is no shift at all).
+    #[test]
+    fn cram_strips_are_0_07() {
+        let want = crate::engine::testing::exact("0.07", 129);
+        for n in [2, 5, 17, 64, 127, 128] {
+            for (rows, cols) in [(1, n), (n, 1)] {
+                let cram = Cram::new(rows, cols).unwrap();
+                let mut search = Search::new(&cram, 1 << 16).unwrap();
+                assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), want[n]);
+            }
+        }
+    }
+
+    #[test]
+    fn cram_known_values_and_the_mirror_hook() {
+        // The symmetry hook must not change any value, and it only ever claims P-positions.
+        let cram = Cram::new(4, 5).unwrap();
+        let hook = |c: u128| cram.mirror_zero(c);
+        let mut plain = Search::new(&cram, 1 << 20).unwrap();
+        let mut hooked = Search::new(&cram, 1 << 20).unwrap().with_known(&hook);
+        let all = brute::values(cram.empty(), |p| plain_options(4, 5, p));
+        for (&pos, &v) in all.iter().take(3000) {
+            assert_eq!(hooked.value(pos, &NoControl).unwrap(), v);
+            assert_eq!(plain.value(pos, &NoControl).unwrap(), v);
+            if cram.mirror_zero(pos) == Some(0) {
+                assert_eq!(v, 0, "mirror strategy claimed {pos:#x}");
+            }
+        }
+        assert!(cram.position(1 << 20).is_err());
+        assert_eq!(cram.position(0).unwrap(), cram.empty());
+    }
+}

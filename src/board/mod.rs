@@ -1,0 +1,65 @@
+//! Impartial games on small boards and graphs, each position a bitboard (one bit a cell or vertex
+//! of a `u128`): Cram, Node Kayles, Arc Kayles and Chomp.
+//!
+//! A game is a [`Board`]: the options of a position, its independent components (regions of the
+//! board that no move connects, whose values XOR), and a canonical key of a component (equal for
+//! components that are the same game up to the board's symmetries). The search engine
+//! [`crate::nimber_search`] computes one position's value from these three alone.
+//!
+//! ```
+//! use grundy::board::{Board, Cram};
+//! use grundy::engine::NoControl;
+//! use grundy::nimber_search::Search;
+//! let cram = Cram::new(4, 4).unwrap();
+//! let mut search = Search::new(&cram, 1 << 20).unwrap();
+//! assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), 0); // even x even: 0
+//! // Two separate 1 x 2 strips are two single moves: *1 + *1 = 0; one strip alone is *1.
+//! let strips = cram.grid().cell(0, 0) | cram.grid().cell(0, 1) | cram.grid().cell(3, 0) | cram.grid().cell(3, 1);
+//! let mut parts = Vec::new();
+//! cram.components(strips, &mut parts);
+//! assert_eq!(parts.len(), 2);
+//! assert_eq!(search.value(strips, &NoControl).unwrap(), 0);
+//! ```
+
+mod arc_kayles;
+#[cfg(test)]
+pub(crate) mod brute;
+mod chomp;
+mod cram;
+mod graph;
+mod grid;
+mod node_kayles;
+
+pub use arc_kayles::ArcKayles;
+pub use chomp::Chomp;
+pub use cram::Cram;
+pub use graph::SimpleGraph;
+pub use grid::{Grid, MAX_CELLS};
+pub use node_kayles::NodeKayles;
+
+/// An impartial game whose positions are sets of at most 128 cells (a `u128` bitboard).
+///
+/// A position may hold several components; a component is a position that [`Board::components`]
+/// gives back whole. The search relies on these rules:
+/// - every option of a position is a position of the same game;
+/// - the value of a position is the XOR of the values of its components, and a position
+///   without components has value 0 (cells that no move can use are left out);
+/// - two components with the same [`Board::key`] have the same value.
+pub trait Board: Sync {
+    /// The options of `pos`, pushed onto `out` (left as it was when `pos` has none).
+    fn options(&self, pos: u128, out: &mut Vec<u128>);
+
+    /// The independent components of `pos`, pushed onto `out`.
+    fn components(&self, pos: u128, out: &mut Vec<u128>);
+
+    /// The canonical key of `component`: the same for components that are the same game up to
+    /// the game's symmetries (at least the component itself: different components may share a
+    /// key only if they have the same value).
+    fn key(&self, component: u128) -> u128;
+
+    /// A measure of how much work a component is (the search solves the smaller components of
+    /// a sum first, and the table keeps the larger ones): its number of cells.
+    fn size(&self, component: u128) -> u32 {
+        component.count_ones()
+    }
+}

@@ -1,0 +1,463 @@
+//! The value of one position of a [`Board`] game by depth-first search, beside the tabulating
+//! engine of [`crate::state_graph`] (which settles every reachable state): this one proves only
+//! what the question needs.
+//!
+//! A position is a sum of components, and its value the XOR of theirs. The search asks one
+//! question of a component `C`: "is G(C) in the set S?" (Beling and Rogalski's pruning, 2020),
+//! answered with G(C) when it is:
+//! - the options of `C` matter only through their values up to the largest candidate left in
+//!   S (the others cannot be the mex nor hide it), and not through the values already seen: each
+//!   option is asked only for those, and the search stops as soon as every candidate is the
+//!   value of some option (then G(C) is in none of them);
+//! - an option is a sum: its smaller components get their exact values (smallest first, each
+//!   cached), and the question goes on about its largest component alone, with the set moved
+//!   by the XOR of the others (`{v ^ x : v in S}`);
+//! - the exact value of a component is found by iterative deepening on the nimber: "is
+//!   G(C) = 0?", "is G(C) = 1?", ... each a search that usually stops at the first option with
+//!   that value, and the one that fails because G(C) is smaller learns G(C) on the way.
+//!
+//! Everything learnt goes into fixed-size [`Table`]s (the memory budget, split between a small
+//! table for components of a few cells and a large one), keyed by the components' canonical
+//! keys: exact values, and the values a component is known not to have. An option whose parts
+//! the tables all know costs no search (its parts' keys are all computed, then looked up in one
+//! pass); the others are searched smallest largest part first. A caller may give known values
+//! through [`Search::with_known`] (Cram's mirror strategy, for instance). The search polls its
+//! [`Control`] every few thousand nodes (at most every
+//! [`POLL_INTERVAL`](crate::engine::POLL_INTERVAL)), with the nodes searched so far.
+//!
+//! ```
+//! use grundy::board::Cram;
+//! use grundy::engine::NoControl;
+//! use grundy::nimber_search::Search;
+//! let cram = Cram::new(4, 5).unwrap();
+//! let mut search = Search::new(&cram, 16 << 20).unwrap(); // a 16 MiB table
+//! assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), 2);
+//! assert!(search.stats().nodes > 0);
+//! ```
+
+mod table;
+
+pub use table::Table;
+
+use crate::board::Board;
+use crate::engine::Control;
+use crate::error::{Error, Result};
+use crate::graph::Poller;
+
+/// Components of at most this many cells go to the small table.
+const SMALL_SIZE: u32 = 8;
+/// The small table's share of the budget: at most this, and at most a sixteenth.
+const SMALL_BUDGET: u64 = 2 << 20;
+/// The smallest table: one bucket.
+const MIN_BUDGET: u64 = table::BUCKET_BYTES;
+
+/// Options whose parts are looked up in the tables together.
+const PROBE_CHUNK: usize = 4;
+
+/// Nodes searched between two looks at the clock.
+const POLL_NODES: u64 = 1 << 12;
+
+/// A caller's known values: `Some(G)` for a component whose value it knows.
+pub type Known<'a> = dyn Fn(u128) -> Option<u32> + Sync + 'a;
+
+/// Counters of a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SearchStats {
+    /// Questions "is G(C) in S?" that the tables did not answer.
+    pub nodes: u64,
+    /// Entries in the table now.
+    pub table_entries: u64,
+    /// Entries the table can hold.
+    pub table_capacity: u64,
+    /// Bytes the table takes.
+    pub table_bytes: u64,
+}
+
+/// One option during a node's search: its parts not known yet, and the XOR of those known.
+struct Pending {
+    /// Range of its unknown parts in the node's part buffer.
+    parts: std::ops::Range<usize>,
+    /// XOR of the known parts' values.
+    known: u32,
+    /// Size of its largest unknown part (the order of the search).
+    size: u32,
+}
+
+/// A node's buffers, kept in a pool so that the search allocates only while it goes deeper
+/// than before.
+#[derive(Default)]
+struct Node {
+    opts: Vec<u128>,
+    /// The options' parts, one option after the other (`bounds[i]` ends option `i`'s).
+    parts: Vec<u128>,
+    keys: Vec<u128>,
+    bounds: Vec<usize>,
+    pending: Vec<Pending>,
+}
+
+/// A search for values of positions of one game, with its table (kept between questions).
+pub struct Search<'a, B: Board + ?Sized> {
+    board: &'a B,
+    /// Components of more than [`SMALL_SIZE`] cells.
+    table: Table,
+    /// Components of at most [`SMALL_SIZE`] cells: a small table that stays in the caches, and
+    /// that the large components never push out.
+    small: Table,
+    known: Option<&'a Known<'a>>,
+    nodes: u64,
+    /// Buffers reused by the nodes (one set per level of the recursion).
+    pool: Vec<Node>,
+}
+
+impl<'a, B: Board + ?Sized> Search<'a, B> {
+    /// A search on `board` whose table takes at most `budget` bytes.
+    ///
+    /// The budget bounds the table, the only part of the search that grows with the number of
+    /// positions seen; the recursion itself keeps a few buffers of options per level (a few
+    /// KiB per level, at most one level per move of the longest game). A smaller budget only
+    /// makes the search slower, never wrong.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`](crate::Error::Invalid) when `budget` is below two buckets (192 bytes);
+    /// [`Error::Memory`](crate::Error::Memory) when the machine lacks the memory.
+    pub fn new(board: &'a B, budget: u64) -> Result<Self> {
+        // A budget too small to split goes to the main table, with the smallest small table.
+        let small = (budget / 16).min(SMALL_BUDGET);
+        let (small, table) = if small >= MIN_BUDGET && budget - small >= MIN_BUDGET {
+            (
+                Table::with_budget(small)?,
+                Table::with_budget(budget - small)?,
+            )
+        } else if budget >= 2 * MIN_BUDGET {
+            (
+                Table::with_budget(MIN_BUDGET)?,
+                Table::with_budget(budget - MIN_BUDGET)?,
+            )
+        } else {
+            return Err(Error::Invalid(format!(
+                "the memory budget must be at least {} bytes, not {budget}",
+                2 * MIN_BUDGET
+            )));
+        };
+        Ok(Search {
+            board,
+            table,
+            small,
+            known: None,
+            nodes: 0,
+            pool: Vec::new(),
+        })
+    }
+
+    /// The same search, asking `known` for a component's value before searching it.
+    ///
+    /// `known` must be right whenever it answers; it is asked once for each component the table
+    /// does not hold, and its answers go into the table.
+    ///
+    /// ```
+    /// use grundy::board::Cram;
+    /// use grundy::engine::NoControl;
+    /// use grundy::nimber_search::Search;
+    /// let cram = Cram::new(6, 6).unwrap();
+    /// let mirror = |c: u128| cram.mirror_zero(c);
+    /// let mut search = Search::new(&cram, 1 << 20).unwrap().with_known(&mirror);
+    /// assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), 0); // at once
+    /// assert_eq!(search.stats().nodes, 0);
+    /// ```
+    pub fn with_known(mut self, known: &'a Known<'a>) -> Self {
+        self.known = Some(known);
+        self
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> SearchStats {
+        SearchStats {
+            nodes: self.nodes,
+            table_entries: self.table.entries() + self.small.entries(),
+            table_capacity: self.table.capacity() + self.small.capacity(),
+            table_bytes: self.table.bytes() + self.small.bytes(),
+        }
+    }
+
+    /// The value of `pos`: the XOR of its components' values.
+    ///
+    /// # Errors
+    /// Whatever `ctl` returns (the search stops and passes it on; the table keeps what was
+    /// learnt, so asking again goes faster); [`Error::Invalid`](crate::Error::Invalid) for a
+    /// component whose value is over 127 (no board of 128 cells has one: a value is at most
+    /// the length of the longest play).
+    pub fn value(&mut self, pos: u128, ctl: &dyn Control) -> Result<u32> {
+        let mut poll = Poller::new(ctl, 0);
+        let mut nb = self.take();
+        self.board.components(pos, &mut nb.parts);
+        self.sort_parts(&mut nb.parts);
+        let mut v = 0;
+        let mut r = Ok(());
+        for &c in &nb.parts {
+            match self.exact(c, self.board.key(c), &mut poll) {
+                Ok(x) => v ^= x,
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        self.pool.push(nb);
+        r.map(|()| v)
+    }
+
+    /// Whether `pos` is a P-position (value 0), which may take far less search than its value.
+    ///
+    /// # Errors
+    /// As [`Search::value`].
+    pub fn is_zero(&mut self, pos: u128, ctl: &dyn Control) -> Result<bool> {
+        let mut poll = Poller::new(ctl, 0);
+        let mut nb = self.take();
+        self.board.components(pos, &mut nb.parts);
+        self.sort_parts(&mut nb.parts);
+        let r = self.sum_in_set(&nb.parts, 1, &mut poll);
+        self.pool.push(nb);
+        Ok(r?.is_some())
+    }
+
+    /// The options of `pos` that are P-positions: the winning moves, in the order of
+    /// [`Board::options`].
+    ///
+    /// # Errors
+    /// As [`Search::value`].
+    pub fn winning_moves(&mut self, pos: u128, ctl: &dyn Control) -> Result<Vec<u128>> {
+        let mut opts = Vec::new();
+        self.board.options(pos, &mut opts);
+        let mut out = Vec::new();
+        for o in opts {
+            if self.is_zero(o, ctl)? {
+                out.push(o);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The table for components of `size` cells.
+    #[inline]
+    fn table_for(&mut self, size: u32) -> &mut Table {
+        if size <= SMALL_SIZE {
+            &mut self.small
+        } else {
+            &mut self.table
+        }
+    }
+
+    /// A node's buffers, from the pool, cleared.
+    fn take(&mut self) -> Node {
+        let mut nb = self.pool.pop().unwrap_or_default();
+        nb.opts.clear();
+        nb.parts.clear();
+        nb.keys.clear();
+        nb.bounds.clear();
+        nb.pending.clear();
+        nb
+    }
+
+    fn sort_parts(&self, parts: &mut [u128]) {
+        let board = self.board;
+        parts.sort_unstable_by_key(|&c| board.size(c));
+    }
+
+    /// For a sum of components `parts` (sorted by size): `Some(G)` when its value G is in the
+    /// set `set` (bit `v` for value `v`), else `None`. The smaller parts by their exact values,
+    /// the largest by the search.
+    fn sum_in_set(&mut self, parts: &[u128], set: u128, poll: &mut Poller) -> Result<Option<u32>> {
+        let Some((&last, rest)) = parts.split_last() else {
+            return Ok((set & 1 == 1).then_some(0));
+        };
+        let mut x = 0;
+        for &c in rest {
+            x ^= self.exact(c, self.board.key(c), poll)?;
+        }
+        let key = self.board.key(last);
+        Ok(self
+            .in_set(last, key, xor_set(set, x), poll)?
+            .map(|v| v ^ x))
+    }
+
+    /// What the table or the caller's hook knows of a component: its exact value, or the bits
+    /// of values below 32 it does not have.
+    #[inline]
+    fn lookup(&mut self, c: u128, key: u128) -> (Option<u32>, u32) {
+        let size = self.board.size(c);
+        let (exact, not) = self.table_for(size).probe(key);
+        if exact.is_some() {
+            return (exact, not);
+        }
+        if not == 0 {
+            if let Some(v) = self.known.and_then(|f| f(c)) {
+                self.table_for(size).store_exact(key, v, size);
+                return (Some(v), 0);
+            }
+        }
+        (None, not)
+    }
+
+    /// G(c), for a component `c` with key `key`: iterative deepening, "is G(c) = k?" for
+    /// k = 0, 1, ... (each question that fails because G(c) < k settles G(c) on the way).
+    fn exact(&mut self, c: u128, key: u128, poll: &mut Poller) -> Result<u32> {
+        for k in 0..128 {
+            if let (Some(v), _) = self.lookup(c, key) {
+                return Ok(v);
+            }
+            if let Some(v) = self.in_set(c, key, 1 << k, poll)? {
+                return Ok(v);
+            }
+        }
+        Err(Error::Invalid(
+            "a component has a value over 127, past what the nimber search handles".into(),
+        ))
+    }
+
+    /// For a component `c` with key `key`: `Some(G(c))` when G(c) is in `set`, else `None`.
+    ///
+    /// Only option values up to the largest candidate left matter (and not those already
+    /// seen): each option is asked for those alone, and the search stops when every candidate
+    /// is an option's value. Otherwise G(c) is the mex of the values seen, which is exact
+    /// (every value up to the largest candidate was asked for).
+    fn in_set(&mut self, c: u128, key: u128, set: u128, poll: &mut Poller) -> Result<Option<u32>> {
+        let (exact, not) = self.lookup(c, key);
+        if let Some(v) = exact {
+            return Ok((v < 128 && set >> v & 1 == 1).then_some(v));
+        }
+        let set = set & !u128::from(not);
+        if set == 0 {
+            return Ok(None);
+        }
+        self.nodes += 1;
+        if self.nodes % POLL_NODES == 0 {
+            poll.tick(self.nodes)?;
+        }
+        let mut nb = self.take();
+        let r = self.search_options(c, set, &mut nb, poll);
+        self.pool.push(nb);
+        let seen = r?;
+        let size = self.board.size(c);
+        if set & !seen == 0 {
+            self.table_for(size).store_not(key, set as u32, size);
+            return Ok(None);
+        }
+        let g = (!seen).trailing_zeros();
+        self.table_for(size).store_exact(key, g, size);
+        Ok((set >> g & 1 == 1).then_some(g))
+    }
+
+    /// The values (as bits) of `c`'s options found while asking for the candidates in `set`:
+    /// all of them up to the largest candidate not found, unless every candidate was found.
+    fn search_options(
+        &mut self,
+        c: u128,
+        set: u128,
+        nb: &mut Node,
+        poll: &mut Poller,
+    ) -> Result<u128> {
+        let board = self.board;
+        board.options(c, &mut nb.opts);
+        // A few options at a time: their parts and keys, then the table's answers in one tight
+        // loop (independent loads, so the cache misses overlap); stop when the table alone
+        // shows every candidate to be an option's value.
+        let mut seen = 0u128;
+        let mut start = 0;
+        let mut next = 0;
+        while next < nb.opts.len() {
+            let end_opt = (next + PROBE_CHUNK).min(nb.opts.len());
+            let first = nb.parts.len();
+            for &o in &nb.opts[next..end_opt] {
+                board.components(o, &mut nb.parts);
+                nb.bounds.push(nb.parts.len());
+            }
+            nb.keys
+                .extend(nb.parts[first..].iter().map(|&p| board.key(p)));
+            for i in next..end_opt {
+                let end = nb.bounds[i];
+                let mut known = 0;
+                let mut unknown = start;
+                for j in start..end {
+                    match self.lookup(nb.parts[j], nb.keys[j]).0 {
+                        Some(v) => known ^= v,
+                        None => {
+                            nb.parts.swap(unknown, j);
+                            nb.keys.swap(unknown, j);
+                            unknown += 1;
+                        }
+                    }
+                }
+                if unknown == start {
+                    if known < 128 {
+                        seen |= 1 << known;
+                    }
+                } else {
+                    let size = (start..unknown)
+                        .map(|j| board.size(nb.parts[j]))
+                        .max()
+                        .unwrap_or(0);
+                    nb.pending.push(Pending {
+                        parts: start..unknown,
+                        known,
+                        size,
+                    });
+                }
+                start = end;
+            }
+            if set & !seen == 0 {
+                return Ok(seen);
+            }
+            next = end_opt;
+        }
+        nb.pending.sort_unstable_by_key(|p| p.size);
+        for p in &nb.pending {
+            let left = set & !seen;
+            if left == 0 {
+                break;
+            }
+            // Values up to the largest candidate left, less those seen.
+            let wanted = low_bits(128 - left.leading_zeros() as usize) & !seen;
+            let parts = &mut nb.parts[p.parts.clone()];
+            parts.sort_unstable_by_key(|&q| board.size(q));
+            if let Some(v) = self.sum_in_set(parts, xor_set(wanted, p.known), poll)? {
+                seen |= 1 << (v ^ p.known);
+            }
+        }
+        Ok(seen)
+    }
+}
+
+/// The lowest `n` bits (`n <= 128`).
+#[inline]
+fn low_bits(n: usize) -> u128 {
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// `{v ^ x : v in set}` for a set of values below 128 (as bits) and `x < 128`: for each bit of
+/// `x`, swap the blocks of values that differ in that bit.
+#[inline]
+fn xor_set(set: u128, x: u32) -> u128 {
+    const HALVES: [u128; 7] = [
+        0x5555_5555_5555_5555_5555_5555_5555_5555,
+        0x3333_3333_3333_3333_3333_3333_3333_3333,
+        0x0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f,
+        0x00ff_00ff_00ff_00ff_00ff_00ff_00ff_00ff,
+        0x0000_ffff_0000_ffff_0000_ffff_0000_ffff,
+        0x0000_0000_ffff_ffff_0000_0000_ffff_ffff,
+        0x0000_0000_0000_0000_ffff_ffff_ffff_ffff,
+    ];
+    let mut s = set;
+    for (b, &m) in HALVES.iter().enumerate() {
+        if x >> b & 1 == 1 {
+            s = (s & m) << (1 << b) | (s >> (1 << b)) & m;
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests;

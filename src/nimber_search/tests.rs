@@ -1,0 +1,119 @@
+use super::*;
+use crate::board::{brute, Chomp, Cram, NodeKayles, SimpleGraph};
+use crate::engine::testing::StopAt;
+use crate::engine::NoControl;
+use crate::error::Error;
+
+fn cram_options(rows: usize, cols: usize, pos: u128) -> Vec<u128> {
+    let cram = Cram::new(rows, cols).unwrap();
+    let mut out = Vec::new();
+    cram.options(pos, &mut out);
+    out
+}
+
+/// The smallest budget (two buckets of 4 entries) still gives every value right, with the
+/// tables never past it.
+#[test]
+fn search_tiny_budget_gives_right_values() {
+    let cram = Cram::new(3, 4).unwrap();
+    let all = brute::values(cram.empty(), |p| cram_options(3, 4, p));
+    let mut tiny = Search::new(&cram, 200).unwrap();
+    for (&pos, &v) in &all {
+        assert_eq!(tiny.value(pos, &NoControl).unwrap(), v);
+    }
+    let s = tiny.stats();
+    assert!(s.table_bytes <= 200 && s.table_entries <= 8 && s.table_capacity == 8);
+    // A budget of 1 MiB: the tables take at most that.
+    let big = Search::new(&cram, 1 << 20).unwrap().stats();
+    assert!(big.table_bytes <= 1 << 20 && big.table_bytes > 1 << 19);
+    assert!(matches!(Search::new(&cram, 191), Err(Error::Invalid(_))));
+    assert!(matches!(
+        Search::new(&cram, u64::MAX),
+        Err(Error::Memory { .. })
+    ));
+}
+
+/// An interrupting control stops the search with its error; the same search answers right
+/// afterwards.
+#[test]
+fn search_interrupt_stops_with_the_error() {
+    let cram = Cram::new(5, 6).unwrap();
+    let mut search = Search::new(&cram, 1 << 20).unwrap();
+    // StopAt(0) fails at the first poll, after the first POLL_NODES nodes.
+    assert_eq!(
+        search.value(cram.empty(), &StopAt(0)),
+        Err(Error::Interrupted)
+    );
+    assert!(search.stats().nodes >= POLL_NODES);
+    assert_eq!(
+        search.is_zero(cram.empty(), &StopAt(0)),
+        Err(Error::Interrupted)
+    );
+    let small = Cram::new(4, 4).unwrap();
+    let mut s = Search::new(&small, 1 << 20).unwrap();
+    assert_eq!(s.value(small.empty(), &NoControl).unwrap(), 0);
+}
+
+/// Winning moves are exactly the options of value 0, on every reachable 3 x 5 Cram position
+/// and 4 x 4 Chomp position; `is_zero` agrees with `value`.
+#[test]
+fn search_winning_moves_lead_to_p_positions() {
+    let cram = Cram::new(3, 5).unwrap();
+    let all = brute::values(cram.empty(), |p| cram_options(3, 5, p));
+    let mut search = Search::new(&cram, 1 << 16).unwrap();
+    for &pos in all.keys() {
+        let wins = search.winning_moves(pos, &NoControl).unwrap();
+        let want: Vec<u128> = cram_options(3, 5, pos)
+            .into_iter()
+            .filter(|o| all[o] == 0)
+            .collect();
+        assert_eq!(wins, want);
+        assert_eq!(search.is_zero(pos, &NoControl).unwrap(), all[&pos] == 0);
+    }
+    let chomp = Chomp::new(4, 4).unwrap();
+    let mut search = Search::new(&chomp, 1 << 16).unwrap();
+    let square = chomp.start();
+    let wins = search.winning_moves(square, &NoControl).unwrap();
+    // On a square the only winning move leaves the L of the top row and the left column.
+    assert_eq!(wins, vec![chomp.position(&[4, 1, 1, 1]).unwrap()]);
+}
+
+/// Node Kayles: the value of a sum of two disjoint paths is the XOR of theirs, through a graph
+/// that is not a grid (keys are vertex sets).
+#[test]
+fn search_sums_xor() {
+    let mut edges = Vec::new();
+    for v in 0..9 {
+        edges.push((v, v + 1));
+    }
+    for v in 11..20 {
+        edges.push((v, v + 1));
+    }
+    // Two paths of 10 vertices and vertex 10 alone between them (*1).
+    let game = NodeKayles::new(SimpleGraph::new(21, &edges).unwrap());
+    let dawson = crate::engine::testing::exact("0.137", 12);
+    let mut search = Search::new(&game, 1 << 16).unwrap();
+    assert_eq!(
+        search.value(game.start(), &NoControl).unwrap(),
+        dawson[10] ^ dawson[10] ^ 1
+    );
+    let first = (1u128 << 10) - 1;
+    assert_eq!(
+        search.value(first | 1 << 20, &NoControl).unwrap(),
+        dawson[10] ^ 1
+    );
+}
+
+/// `xor_set` moves every element of a set by the XOR, on random sets.
+#[test]
+fn search_xor_set_moves_every_value() {
+    let mut rng = crate::engine::testing::Rng(99);
+    for _ in 0..200 {
+        let set = u128::from(rng.below(u64::MAX)) << 64 | u128::from(rng.below(u64::MAX));
+        let x = rng.below(128) as u32;
+        let want = (0..128u32)
+            .filter(|&v| set >> v & 1 == 1)
+            .fold(0u128, |m, v| m | 1 << (v ^ x));
+        assert_eq!(xor_set(set, x), want);
+    }
+}
