@@ -252,10 +252,6 @@ ROWS: list[tuple[str, Callable[[Any], Any], frozenset[str]]] = [
 #: there, so their rows are expected to fail until that change lands. Remove a key once its rows
 #: pass (pytest then reports them as XPASS).
 PENDING = {
-    "StateGame": "state_game.py",
-    "misere_quotient": "misere_quotient.py",
-    "misere_quotient_bounds": "misere_quotient.py",
-    "MisereQuotient": "misere_quotient.py",
     "save": "io.py",
     "load": "io.py",
     "survey": "_survey.py",
