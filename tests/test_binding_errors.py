@@ -190,6 +190,23 @@ for name, make in makes:
         print(name, "foreign", type(e).__name__, e)
 print("after", game.num_states, gr.StateGame(path).values([0, 1, 2]).tolist())
 
+# A key function that asks its game while the game reads its states (a lookup, not an exploration).
+asking_key = []
+def key2(n):
+    if asking_key:
+        looked.value(0)
+    return n
+looked = gr.StateGame(path, key=key2, loopy=True)
+gv = looked.generalized_values([2])
+asking_key.append(True)
+try:
+    gv.value(2)
+    print("lookup returned")
+except gr.ReentrancyError as e:
+    print("lookup ReentrancyError", isinstance(e, RuntimeError), "asked the same game" in str(e))
+except BaseException as e:
+    print("lookup foreign", type(e).__name__, e)
+
 # Another thread asking while one explores waits for it (PyO3's 'Already mutably borrowed' on main).
 seen = []
 def slow(n):
@@ -225,4 +242,5 @@ def test_a_state_game_asked_from_its_own_functions_is_refused_not_misreported():
     names = ["value", "values", "num_states", "repr", "outcome", "loopy", "key", "components"]
     assert lines[:8] == [f"{n} ReentrancyError True True" for n in names], (out.stdout, out.stderr[-2000:])
     assert lines[8] == "after 0 [0, 1, 0]", out.stdout
-    assert lines[9] == "threads 0 [1]", (out.stdout, out.stderr[-2000:])
+    assert lines[9] == "lookup ReentrancyError True True", (out.stdout, out.stderr[-2000:])
+    assert lines[10] == "threads 0 [1]", (out.stdout, out.stderr[-2000:])

@@ -94,6 +94,27 @@ impl Poll {
     }
 }
 
+/// A borrow of the explorer by this thread ([`StateExplorer::borrow`]), marking the thread as
+/// inside the explorer while it lasts: Python code run meanwhile (the game's functions, a
+/// state's `__hash__`) that asks the same explorer is refused, never left waiting for itself.
+struct Held<B> {
+    b: B,
+    _busy: InCallback,
+}
+
+impl<B: std::ops::Deref> std::ops::Deref for Held<B> {
+    type Target = B::Target;
+    fn deref(&self) -> &B::Target {
+        &self.b
+    }
+}
+
+impl<B: std::ops::DerefMut> std::ops::DerefMut for Held<B> {
+    fn deref_mut(&mut self) -> &mut B::Target {
+        &mut self.b
+    }
+}
+
 /// The explored graph of one game: canonical states, their ids, and the options of each as lists
 /// of component ids.
 #[pyclass(module = "grundy._core")]
@@ -279,18 +300,14 @@ impl StateExplorer {
         self.graph.truncate(n);
     }
 
-    /// Explores from `roots` and solves; on any failure nothing new is kept. `slf` is this
-    /// explorer's Python object: while the run calls the game's functions, this thread is marked
-    /// as inside them, so that one asking the game again is refused ([`Self::borrow`]).
+    /// Explores from `roots` and solves; on any failure nothing new is kept.
     fn run(
         &mut self,
-        slf: &Bound<'_, Self>,
+        py: Python<'_>,
         roots: &Bound<'_, PyAny>,
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<Vec<Vec<u32>>> {
-        let py = slf.py();
-        let _busy = InCallback::enter(Self::id(slf));
         let n0 = self.states.len();
         let r = self.explore_and_solve(py, roots, progress, threads);
         if r.is_err() {
@@ -374,26 +391,29 @@ impl StateExplorer {
     /// same game again would meet PyO3's bare "Already mutably borrowed": it gets a
     /// `ReentrancyError` that says what happened instead. A call from another thread waits
     /// (without the GIL, Ctrl-C still heard) for the exploring call to end.
-    fn borrow<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRef<'py, Self>> {
+    fn borrow<'py>(slf: &Bound<'py, Self>) -> PyResult<Held<PyRef<'py, Self>>> {
         Self::wait(slf, || slf.try_borrow().ok())
     }
 
     /// The explorer, borrowed for a call from Python that explores ([`Self::borrow`]).
-    fn borrow_mut<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRefMut<'py, Self>> {
+    fn borrow_mut<'py>(slf: &Bound<'py, Self>) -> PyResult<Held<PyRefMut<'py, Self>>> {
         Self::wait(slf, || slf.try_borrow_mut().ok())
     }
 
-    fn wait<R>(slf: &Bound<'_, Self>, mut take: impl FnMut() -> Option<R>) -> PyResult<R> {
+    fn wait<B>(slf: &Bound<'_, Self>, mut take: impl FnMut() -> Option<B>) -> PyResult<Held<B>> {
         let py = slf.py();
         loop {
-            if let Some(r) = take() {
-                return Ok(r);
+            if let Some(b) = take() {
+                return Ok(Held {
+                    b,
+                    _busy: InCallback::enter(Self::id(slf)),
+                });
             }
             if in_callback(Self::id(slf)) {
                 return Err(reentrancy_error(
                     "the game's options, components, key or progress function asked the same \
-                     game for values (or its states) while the game was exploring them; a \
-                     function must answer from the state it is given alone (compute any values \
+                     game for values (or its states) while the game was exploring them or \
+                     reading its states; a function must answer from the state it is given alone (compute any values \
                      it needs beforehand, outside it, or from another StateGame)",
                 ));
             }
@@ -455,7 +475,7 @@ impl StateExplorer {
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<Vec<Vec<u32>>> {
-        Self::borrow_mut(slf)?.run(slf, roots, progress, threads)
+        Self::borrow_mut(slf)?.run(slf.py(), roots, progress, threads)
     }
 
     /// The values of `roots` (the XOR of their components' values) as a numpy array of the
@@ -473,7 +493,7 @@ impl StateExplorer {
                 "the values of a loopy game may be infinite: use generalized_of",
             ));
         }
-        let ids = this.run(slf, roots, progress, threads)?;
+        let ids = this.run(slf.py(), roots, progress, threads)?;
         let v = this.graph.values();
         let out: Vec<u32> = ids
             .iter()
@@ -501,7 +521,7 @@ impl StateExplorer {
                 "generalized values are computed for loopy=True games only",
             ));
         }
-        let ids = this.run(slf, roots, progress, threads)?;
+        let ids = this.run(slf.py(), roots, progress, threads)?;
         let v = this.graph.values();
         let mut sets: Vec<Vec<u32>> = Vec::new();
         let mut seen: HashMap<Vec<u32>, i64> = HashMap::new();
