@@ -260,22 +260,6 @@ ROWS: list[tuple[str, Callable[[Any], Any], frozenset[str]]] = [
     ("load_survey", lambda x: gr.load_survey(x), frozenset()),
 ]
 
-#: Callables whose argument checks live in files another change of issue 32 rewrites (the survey,
-#: misère quotients, state games, files): some of their bad arguments still raise plain builtins
-#: there, so their rows are expected to fail until that change lands. Remove a key once its rows
-#: pass (pytest then reports them as XPASS).
-PENDING = {
-    "StateGame": "state_game.py",
-    "misere_quotient": "misere_quotient.py",
-    "misere_quotient_bounds": "misere_quotient.py",
-    "MisereQuotient": "misere_quotient.py",
-}
-
-
-def _pending(key: str) -> str | None:
-    return PENDING.get(key.split(".")[0])
-
-
 #: Public names that are not callables to check, each with the reason.
 NOT_CALLED = {
     "DEFAULT_MAX_N": "a constant",
@@ -332,17 +316,9 @@ def test_every_not_called_name_is_public():
     assert set(NOT_CALLED) <= set(gr.__all__)
 
 
-def _row(key: str, call: Callable[[Any], Any], accepted: frozenset[str]) -> Any:
-    where = _pending(key)
-    if where is None:
-        return pytest.param(key, call, accepted)
-    pending = pytest.mark.xfail(reason=f"argument checks of {where}: pending in issue 32", strict=False)
-    return pytest.param(key, call, accepted, marks=[pending])
-
-
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.parametrize(
-    ("key", "call", "accepted"), [_row(*r) for r in ROWS], ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(ROWS)]
+    ("key", "call", "accepted"), ROWS, ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(ROWS)]
 )
 @pytest.mark.parametrize("bad", list(BAD))
 def test_bad_arguments_raise_the_family(key, call, accepted, bad, tmp_path, monkeypatch):

@@ -150,3 +150,97 @@ def test_reading_another_game_from_a_rule_is_fine():
     kayles = gr.kayles()
     g = gr.HeapGame(lambda n: [(n - 1,)] if n and kayles.value(n) >= 0 else [])
     assert g.values(5).tolist() == [0, 1, 0, 1, 0]
+
+
+_REENTER_STATE = """
+import threading, time
+import grundy as gr
+game = None
+asks = {
+    "value": lambda: game.value(0),
+    "values": lambda: game.values([0]),
+    "num_states": lambda: game.num_states,
+    "repr": lambda: repr(game),
+    "outcome": lambda: game.outcome(0),
+}
+def path(n):
+    return [n - 1] if n > 0 else []
+def asking(ask):
+    def options(n):
+        ask()
+        return path(n)
+    return options
+def key(n):
+    game.value(0)
+    return n
+makes = [(name, lambda a=ask: gr.StateGame(asking(a))) for name, ask in asks.items()]
+makes += [
+    ("loopy", lambda: gr.StateGame(asking(asks["value"]), loopy=True)),
+    ("key", lambda: gr.StateGame(path, key=key)),
+    ("components", lambda: gr.StateGame(path, components=lambda s: [game.value(0)] and [s])),
+]
+for name, make in makes:
+    game = make()
+    try:
+        game.value(3)
+        print(name, "returned")
+    except gr.ReentrancyError as e:
+        print(name, "ReentrancyError", isinstance(e, RuntimeError), "asked the same game" in str(e))
+    except BaseException as e:
+        print(name, "foreign", type(e).__name__, e)
+print("after", game.num_states, gr.StateGame(path).values([0, 1, 2]).tolist())
+
+# A key function that asks its game while the game reads its states (a lookup, not an exploration).
+asking_key = []
+def key2(n):
+    if asking_key:
+        looked.value(0)
+    return n
+looked = gr.StateGame(path, key=key2, loopy=True)
+gv = looked.generalized_values([2])
+asking_key.append(True)
+try:
+    gv.value(2)
+    print("lookup returned")
+except gr.ReentrancyError as e:
+    print("lookup ReentrancyError", isinstance(e, RuntimeError), "asked the same game" in str(e))
+except BaseException as e:
+    print("lookup foreign", type(e).__name__, e)
+
+# Another thread asking while one explores waits for it (PyO3's 'Already mutably borrowed' on main).
+seen = []
+def slow(n):
+    if n == 3 and not seen:
+        t = threading.Thread(target=lambda: seen.append(shared.value(5)))
+        seen.append(t)
+        t.start()
+        time.sleep(0.3)  # the GIL is released: the thread asks while the exploration holds the game
+    return path(n)
+shared = gr.StateGame(slow)
+first = shared.value(4)
+seen[0].join(timeout=20)
+print("threads", first, seen[1:])
+"""
+
+
+def test_a_state_game_asked_from_its_own_functions_is_refused_not_misreported():
+    # Issue 32, fault 9: on main a StateGame asked for values from inside its own options (key,
+    # components) function raised PyO3's bare "Already mutably borrowed"; now a ReentrancyError
+    # says what happened, the game is usable afterwards, and another thread asking waits.
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", _REENTER_STATE], capture_output=True, text=True, timeout=60, env=env, check=False
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("re-entering a StateGame from its own function hung")
+    lines = out.stdout.splitlines()
+    names = ["value", "values", "num_states", "repr", "outcome", "loopy", "key", "components"]
+    assert lines[:8] == [f"{n} ReentrancyError True True" for n in names], (out.stdout, out.stderr[-2000:])
+    assert lines[8] == "after 0 [0, 1, 0]", out.stdout
+    assert lines[9] == "lookup ReentrancyError True True", (out.stdout, out.stderr[-2000:])
+    assert lines[10] == "threads 0 [1]", (out.stdout, out.stderr[-2000:])

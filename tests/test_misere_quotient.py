@@ -295,3 +295,41 @@ def test_quotient_bounds_for_a_python_rule_and_bad_input() -> None:
         gr.misere_quotient_bounds(gr.kayles(), 5, 300)
     with pytest.raises(ValueError, match="no move"):
         gr.misere_quotient_bounds(gr.kayles(), 0, 1)
+
+
+@pytest.mark.parametrize(
+    ("call", "cls"),
+    [
+        # Issue 32, fault 7: each raised a plain builtin (or nothing) on main.
+        (lambda: gr.misere_quotient(5, 2), gr.ArgumentTypeError),
+        (lambda: gr.misere_quotient(gr.nim(), 2**70), gr.TooLargeError),
+        (lambda: gr.misere_quotient(gr.nim(), 2, max_order=0), gr.ArgumentError),
+        (lambda: gr.misere_quotient(gr.nim(), 2, progress=-1), gr.ArgumentTypeError),
+        (lambda: gr.misere_quotient_bounds(5, 2, 1), gr.ArgumentTypeError),
+        (lambda: gr.misere_quotient_bounds(gr.nim(), 2**70, 1), gr.TooLargeError),
+        (lambda: gr.misere_quotient_bounds(gr.nim(), 2, 2**70), gr.TooLargeError),
+        (lambda: gr.misere_quotient_bounds(gr.nim(), 2, 10**15), gr.TooLargeError),
+        (lambda: gr.misere_quotient(gr.kayles(), 5).element([1, 10**15]), gr.ArgumentError),
+        (lambda: gr.misere_quotient(gr.kayles(), 5).outcome([9]), gr.ArgumentError),
+        (lambda: gr.misere_quotient(gr.kayles(), 5).outcomes([1, 2]), gr.ArgumentError),
+        (lambda: gr.misere_quotient(gr.kayles(), 5).outcomes([[1, 10**15]]), gr.ArgumentError),
+        (lambda: gr.misere_quotient(gr.kayles(), 5).winning_moves([9]), gr.ArgumentError),
+        (lambda: gr.misere_quotient(gr.kayles(), 5).winning_move([9]), gr.ArgumentError),
+    ],
+)
+def test_bad_arguments_are_grundy_errors(call, cls) -> None:
+    with pytest.raises(cls):
+        call()
+
+
+def test_a_huge_max_order_is_only_a_bound() -> None:
+    # Issue 32, fault 7: max_order=2**70 raised a raw OverflowError on main.
+    q = gr.misere_quotient(gr.kayles(), 6, max_order=2**70)
+    assert q.order == gr.misere_quotient(gr.TakeAndBreak("0.77"), 6).order
+
+
+def test_the_core_refuses_heaps_past_max_heap_with_an_argument_error() -> None:
+    # The binding's own check (the Python layer checks first): was a plain ValueError.
+    q = gr.misere_quotient(gr.kayles(), 5)
+    with pytest.raises(gr.ArgumentError, match="max_heap = 5"):
+        q._core.element(np.array([9], dtype=np.uint64))

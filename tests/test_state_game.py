@@ -308,3 +308,47 @@ def test_display():
     assert "num_states=5" in repr(game)
     html = game._repr_html_()
     assert "nim" in html and "states explored" in html
+
+
+def _path(n):
+    return [n - 1] if isinstance(n, int) and n > 0 else []
+
+
+@pytest.mark.parametrize(
+    ("call", "cls"),
+    [
+        # Issue 32, fault 7: each raised a plain builtin (or nothing) on main.
+        (lambda: gr.StateGame(5), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(_path, key="abs"), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(_path, components=3), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(_path, loopy=1), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(_path, name=5), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(_path, max_states=0), gr.ArgumentError),
+        (lambda: gr.StateGame(_path, loopy=True, components=lambda s: [s]), gr.ArgumentError),
+        (lambda: gr.StateGame(_path).values(-1), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(_path).generalized_values(), gr.ArgumentError),
+        (lambda: gr.StateGame(lambda s: 5).value(0), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(lambda s: 5).moves(0), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(lambda s: [[1]]).value(0), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(lambda s: [], key=lambda s: [s]).value(3), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(_path).outcome(3, misere=-1), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(_path).outcome(3, True, max_positions="x"), gr.ArgumentTypeError),
+        (lambda: gr.StateGame(_path).winning_options(3, target=-1), gr.ArgumentError),
+        (lambda: gr.StateGame(_path).winning_options(3, target=None), gr.ArgumentTypeError),
+    ],
+)
+def test_bad_arguments_are_grundy_errors(call, cls):
+    with pytest.raises(cls):
+        call()
+
+
+def test_a_huge_max_states_is_only_a_bound():
+    # Issue 32, fault 7: max_states=2**70 raised a raw OverflowError on main.
+    game = gr.StateGame(_path, max_states=2**70)
+    assert game.value(3) == 1 and game.num_states == 4
+
+
+def test_max_states_passed_is_a_search_limit_error_with_its_limit():
+    with pytest.raises(gr.SearchLimitError) as e:
+        gr.StateGame(_path, max_states=3).value(5)
+    assert e.value.limit == 3

@@ -7,7 +7,6 @@ per processor; 0 is an ArgumentError (a ValueError); the values never depend on 
 from __future__ import annotations
 
 import os
-from typing import Any
 
 import numpy as np
 import pytest
@@ -114,17 +113,7 @@ for label, t in {counts}.items():
 
 
 THREAD_APIS["survey"] = 'gr.survey(["0.7", "0.6"], max_n=64, threads=t, progress=False)'
-#: APIs whose threads= check another change of issue 32 still rewrites (expected to fail until then).
-_PENDING_THREADS: dict[str, str] = {}
-
-
-def _api(name: str) -> Any:
-    if name not in _PENDING_THREADS:
-        return name
-    return pytest.param(name, marks=[pytest.mark.xfail(reason=_PENDING_THREADS[name], strict=False)])
-
-
-@pytest.mark.parametrize("api", [_api(a) for a in THREAD_APIS])
+@pytest.mark.parametrize("api", list(THREAD_APIS))
 def test_every_thread_count_is_refused_or_capped_at_once(api):
     import subprocess
     import sys

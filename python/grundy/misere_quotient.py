@@ -26,8 +26,9 @@ import numpy as np
 from . import _core
 from ._moves import Move
 from ._nimsum import heap_array
-from ._progress import AUTO_DELAY
-from ._validate import as_count
+from ._progress import AUTO_DELAY, _check_progress
+from ._validate import as_count, as_heap, as_limit
+from .exceptions import ArgumentError, ArgumentTypeError, TooLargeError
 
 if TYPE_CHECKING:
     from .games import Game
@@ -441,7 +442,7 @@ class MisereQuotient:
         if big.any():
             per = self.period
             if per is None or not per.proven:
-                raise ValueError(
+                raise ArgumentError(
                     f"heap {int(arr[big].max())} is larger than max_heap = {self.max_heap} of this quotient, and its "
                     "pretending function has no proven period to extend it"
                 )
@@ -465,8 +466,10 @@ class MisereQuotient:
 
         Raises
         ------
-        ValueError
-            For a negative heap, or one past ``max_heap`` without a proven period.
+        ArgumentError
+            (a ValueError) For a negative heap, or one past ``max_heap`` without a proven period.
+        ArgumentTypeError
+            (a TypeError) For a heap that is not an integer.
 
         Examples
         --------
@@ -492,7 +495,7 @@ class MisereQuotient:
 
         Raises
         ------
-        ValueError
+        ArgumentError, ArgumentTypeError
             As :meth:`element`.
 
         Examples
@@ -519,8 +522,8 @@ class MisereQuotient:
 
         Raises
         ------
-        ValueError
-            As :meth:`element`, or for an array that is not 2-D.
+        ArgumentError, ArgumentTypeError
+            As :meth:`element`; ArgumentError also for an array that is not 2-D.
 
         Examples
         --------
@@ -531,7 +534,7 @@ class MisereQuotient:
         """
         arr = np.asarray(rows)
         if arr.ndim != 2:
-            raise ValueError(f"rows must be a 2-D array of heap sizes, not {arr.ndim}-D")
+            raise ArgumentError(f"rows must be a 2-D array of heap sizes, not {arr.ndim}-D")
         mapped = self._heaps(arr.ravel()).reshape(arr.shape)
         return np.asarray(self._core.outcomes(np.ascontiguousarray(mapped)))
 
@@ -555,8 +558,10 @@ class MisereQuotient:
 
         Raises
         ------
-        ValueError
-            For a heap past ``max_heap`` or a negative one.
+        ArgumentError
+            (a ValueError) For a heap past ``max_heap`` or a negative one.
+        ArgumentTypeError
+            (a TypeError) For a heap that is not an integer.
 
         Examples
         --------
@@ -567,7 +572,7 @@ class MisereQuotient:
         """
         arr = np.array(heap_array(heaps), dtype=np.uint64).ravel()
         if arr.size and int(arr.max()) > self.max_heap:
-            raise ValueError(f"heap {int(arr.max())} is larger than max_heap = {self.max_heap} of this quotient")
+            raise ArgumentError(f"heap {int(arr.max())} is larger than max_heap = {self.max_heap} of this quotient")
         sizes, first, counts = np.unique(arr, return_index=True, return_counts=True)
         where = dict(zip(sizes.tolist(), first.tolist(), strict=True))
         moves = self._core.winning_moves(list(zip(sizes.tolist(), counts.tolist(), strict=True)))
@@ -588,7 +593,7 @@ class MisereQuotient:
 
         Raises
         ------
-        ValueError
+        ArgumentError, ArgumentTypeError
             As :meth:`winning_moves`.
 
         Examples
@@ -709,10 +714,12 @@ def misere_quotient(
 
     Raises
     ------
-    TypeError
-        When ``game`` is not a heap game, or ``max_order`` not an integer.
-    ValueError
-        For a negative ``max_heap``, or a ``max_order`` below 1.
+    ArgumentTypeError
+        (a TypeError) When ``game`` is not a heap game, ``max_heap`` or ``max_order`` not an
+        integer, or ``progress`` not True, False or None.
+    ArgumentError
+        (a ValueError) For a negative ``max_heap``, or a ``max_order`` below 1;
+        :class:`~grundy.TooLargeError` for a ``max_heap`` of 2**64 or more.
     SearchLimitError
         When a quotient passes ``max_order`` elements.
     MemoryError
@@ -735,10 +742,12 @@ def misere_quotient(
     (24, 24)
     """
     _check_heap_game(game)
-    top = as_count(max_heap, "max_heap")
-    bound = None if max_order is None else as_count(max_order, "max_order")
+    top = as_heap(max_heap, "max_heap")
+    # No quotient reaches 2**64 elements: a larger bound is that one.
+    bound = None if max_order is None else as_limit(max_order, "max_order")
     if bound == 0:
-        raise ValueError("max_order must be at least 1 (the quotient of no heaps has 1 element)")
+        raise ArgumentError("max_order must be at least 1 (the quotient of no heaps has 1 element)")
+    progress = _check_progress(progress)
     cached = getattr(game, "_misere_quotient", None)
     if isinstance(cached, MisereQuotient) and cached.max_heap == top:
         return cached
@@ -750,11 +759,11 @@ def misere_quotient(
 
 
 def _check_heap_game(game: Any) -> None:
-    """TypeError unless ``game`` is a heap game (the only games with misère quotients here)."""
+    """ArgumentTypeError unless ``game`` is a heap game (the only games with misère quotients here)."""
     from .games import Game
 
     if not isinstance(game, Game) or not hasattr(game, "_heap_rule"):
-        raise TypeError(f"misère quotients are computed for heap games, not {type(game).__name__}")
+        raise ArgumentTypeError(f"misère quotients are computed for heap games, not {type(game).__name__}")
 
 
 def _core_rule(game: Game, top: int) -> Any:
@@ -888,10 +897,12 @@ def misere_quotient_bounds(game: Game, heap: int, copies: int) -> QuotientBounds
 
     Raises
     ------
-    TypeError
-        When ``game`` is not a heap game, or ``heap`` or ``copies`` not an integer.
-    ValueError
-        For a negative ``heap`` or ``copies``, or a ``heap`` with no move.
+    ArgumentTypeError
+        (a TypeError) When ``game`` is not a heap game, or ``heap`` or ``copies`` not an integer.
+    ArgumentError
+        (a ValueError) For a negative ``heap`` or ``copies``, or a ``heap`` with no move;
+        :class:`~grundy.TooLargeError` for a ``heap`` of 2**64 or more or ``copies`` of 2**32
+        or more.
     SearchLimitError
         When no guess is proven within the refutations allowed.
     MemoryError
@@ -905,11 +916,17 @@ def misere_quotient_bounds(game: Game, heap: int, copies: int) -> QuotientBounds
     (32, (32, 8, 8))
     """
     _check_heap_game(game)
-    top = as_count(heap, "heap")
+    top = as_heap(heap, "heap")
     m = as_count(copies, "copies")
+    if m > _MAX_COPIES:
+        raise TooLargeError(f"copies must be below 2**32, got {m}")
     rule = _core_rule(game, top)
     below, classes, refutations, states = _core.misere_quotient_bounds(rule, top, m)
     return QuotientBounds(top, m, below, tuple(classes), refutations, states)
+
+
+#: The most copies the core counts classes for (a u32; far more than any bound can reach).
+_MAX_COPIES = 2**32 - 1
 
 
 class _OverBudget(Exception):

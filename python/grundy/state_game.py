@@ -22,7 +22,8 @@ import numpy as np
 from . import _core
 from ._grid import CARD_CELLS, GridGame
 from ._progress import AUTO_DELAY, _check_progress, _check_threads
-from .exceptions import CycleError, SearchLimitError
+from ._validate import _short, as_count, as_flag, as_limit, as_name
+from .exceptions import ArgumentError, ArgumentTypeError, CycleError, ReentrancyError, SearchLimitError
 from .loopy import INFINITE, GeneralizedValues, Infinity, Value, _normal_play, drawing_options, value_outcome
 
 #: Distinct sums a misère search visits at most unless told otherwise.
@@ -71,8 +72,15 @@ def _callable(f: Any, name: str, optional: bool = True) -> Any:
     if f is None and optional:
         return None
     if not callable(f):
-        raise TypeError(f"{name} must be a function of one state, not {type(f).__name__} ({f!r})")
+        raise ArgumentTypeError(f"{name} must be a function of one state, not {type(f).__name__} ({_short(f)})")
     return f
+
+
+def _iterable(states: Any) -> Iterable[Hashable]:
+    """``states`` when it is an iterable of states (not a str or bytes, which would be read as characters)."""
+    if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
+        raise ArgumentTypeError(f"states must be an iterable of states, not {type(states).__name__} ({_short(states)})")
+    return states
 
 
 class StateGame(GridGame):
@@ -106,17 +114,21 @@ class StateGame(GridGame):
 
     Raises
     ------
-    TypeError
-        When ``options``, ``components`` or ``key`` is not callable, or ``loopy`` not a bool.
-    ValueError
-        When ``max_states`` is not a positive integer, or ``loopy=True`` comes with ``components``.
+    ArgumentTypeError
+        (a TypeError) When ``options``, ``components`` or ``key`` is not callable, ``loopy`` not a
+        bool, or ``max_states`` not an integer.
+    ArgumentError
+        (a ValueError) When ``max_states`` is not positive, or ``loopy=True`` comes with
+        ``components``.
 
     Notes
     -----
     Everything explored stays cached on the game. Without ``loopy=True`` a cycle among the
     states raises :class:`~grundy.CycleError` naming the states of one cycle, and nothing of
     that exploration is kept. Exceptions raised by the functions propagate unchanged, with a
-    note naming the state they were called on.
+    note naming the state they were called on. The functions must answer from the state they
+    are given alone: one that asks the same game for values while it explores raises
+    :class:`~grundy.ReentrancyError`.
 
     Examples
     --------
@@ -157,41 +169,42 @@ class StateGame(GridGame):
         _callable(options, "options", optional=False)
         _callable(components, "components")
         _callable(key, "key")
-        if name is not None and not isinstance(name, str):
-            raise TypeError(f"name must be a string, not {type(name).__name__}")
+        name = as_name(name)
         if max_states is not None:
-            from ._validate import as_count
-
-            max_states = as_count(max_states, "max_states")
+            # No exploration reaches 2**64 states: a larger bound is that one (the core's is a u64).
+            max_states = as_limit(max_states, "max_states")
             if max_states == 0:
-                raise ValueError("max_states must be at least 1")
+                raise ArgumentError("max_states must be at least 1")
         self._options_fn = options
         self._components_fn = components
         self._key_fn = key
         self.name = name
         self.max_states = max_states
-        if not isinstance(loopy, (bool, np.bool_)):
-            raise TypeError(f"loopy must be True or False, not {type(loopy).__name__} ({loopy!r})")
+        loopy = as_flag(loopy, "loopy")
         if loopy and components is not None:
-            raise ValueError(
+            raise ArgumentError(
                 "loopy=True cannot be combined with components=: the generalized value of a loopy sum is not that "
                 "of a single state (two infinite parts make a draw with no value); explore whole states, or add "
                 "the parts as components of a grundy.Position"
             )
         self._progress = _check_progress(progress)
         self._threads = _check_threads(threads)
-        self._core = _core.StateExplorer(options, components, key, max_states, bool(loopy))
+        self._core = _core.StateExplorer(options, components, key, max_states, loopy)
 
     # -- exploring -------------------------------------------------------------------------------
     def _run(self, method: str, states: Any) -> Any:
         bar = _Bar(self._progress, f"{self._name()}: exploring")
+        readable = True
         try:
             return getattr(self._core, method)(states, bar, self._threads)
         except CycleError as e:
             hint = "; a loopy game has generalized values instead: pass loopy=True to StateGame"
             raise CycleError(e.cycle, str(e) + hint) from None
+        except ReentrancyError:
+            readable = False  # called from this game's own function: the explorer is busy with the outer call
+            raise
         finally:
-            bar.close(self._core.num_states)
+            bar.close(self._core.num_states if readable else None)
 
     def _parts(self, state: Any) -> list[int]:
         """The ids of the canonical components of ``state`` (exploring it)."""
@@ -290,10 +303,10 @@ class StateGame(GridGame):
 
         Raises
         ------
-        ValueError
-            When the game is not loopy.
-        TypeError
-            When ``states`` is not an iterable of states.
+        ArgumentError
+            (a ValueError) When the game is not loopy.
+        ArgumentTypeError
+            (a TypeError) When ``states`` is not an iterable of states.
 
         Examples
         --------
@@ -308,10 +321,8 @@ class StateGame(GridGame):
         (['D', 'D', 'N', 'N', 'P'], [0], [4])
         """
         if not self.loopy:
-            raise ValueError("generalized_values() needs a loopy game: make it with StateGame(..., loopy=True)")
-        if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
-            raise TypeError(f"states must be an iterable of states, not {type(states).__name__}")
-        self._run("explore", states)
+            raise ArgumentError("generalized_values() needs a loopy game: make it with StateGame(..., loopy=True)")
+        self._run("explore", _iterable(states))
         values, outcomes = self._core.generalized()
         return GeneralizedValues(_ExploredStates(self, len(values)), values, outcomes)  # type: ignore[arg-type]
 
@@ -331,8 +342,8 @@ class StateGame(GridGame):
 
         Raises
         ------
-        TypeError
-            When ``states`` is not an iterable of hashable states.
+        ArgumentTypeError
+            (a TypeError) When ``states`` is not an iterable of hashable states.
         CycleError
             When the states reachable hold a cycle and the game is not loopy.
 
@@ -344,8 +355,7 @@ class StateGame(GridGame):
         >>> gr.StateGame(lambda n: [n, 0] if n else [], loopy=True).values([0, 1]).tolist()
         [0, Infinity({0})]
         """
-        if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
-            raise TypeError(f"states must be an iterable of states, not {type(states).__name__}")
+        states = _iterable(states)
         if self.loopy:
             raw, k, sets = self._run("generalized_of", states)
             out = np.empty(len(raw), dtype=object)
@@ -406,8 +416,12 @@ class StateGame(GridGame):
 
         Raises
         ------
-        ValueError
-            For misère play of a loopy game, or a misère search past ``max_positions``.
+        ArgumentError
+            (a ValueError) For misère play of a loopy game.
+        ArgumentTypeError
+            (a TypeError) When ``misere`` is not a bool, or ``max_positions`` not an integer.
+        SearchLimitError
+            (a ValueError) For a misère search past ``max_positions``.
 
         Examples
         --------
@@ -421,7 +435,7 @@ class StateGame(GridGame):
         if self.loopy:
             _normal_play(misere)
             return value_outcome(self.value(state))
-        if not misere:
+        if not as_flag(misere, "misere"):
             return "P" if self.value(state) == 0 else "N"
         return "P" if self._misere_p(tuple(sorted(self._parts(state))), max_positions) else "N"
 
@@ -433,7 +447,7 @@ class StateGame(GridGame):
 
     def _misere_p(self, root: tuple[int, ...], max_positions: int | None) -> bool:
         """Misère outcome of a sum of explored components (a sorted tuple of ids), iteratively."""
-        limit = MISERE_MAX_POSITIONS if max_positions is None else max_positions
+        limit = MISERE_MAX_POSITIONS if max_positions is None else as_limit(max_positions, "max_positions")
         memo: dict[tuple[int, ...], bool] = {}
         opts_of: dict[int, list[list[int]]] = {}
 
@@ -459,7 +473,7 @@ class StateGame(GridGame):
                         limit,
                     )
                 if any(t[0] == pending for t in stack):
-                    raise ValueError("the game has a cycle: misère outcome undefined")  # pragma: no cover
+                    raise ArgumentError("the game has a cycle: misère outcome undefined")  # pragma: no cover
                 stack.append((pending, options(pending)))
                 continue
             stack.pop()
@@ -484,8 +498,8 @@ class StateGame(GridGame):
 
         Raises
         ------
-        TypeError
-            When ``options(state)`` does not return an iterable of hashable states.
+        ArgumentTypeError
+            (a TypeError) When ``options(state)`` does not return an iterable of hashable states.
 
         Examples
         --------
@@ -503,12 +517,13 @@ class StateGame(GridGame):
         """The options of ``state`` as ``options`` returns them, and the ids of their parts."""
         opts = self._options_fn(state)
         try:
-            opts = list(opts)
+            it = iter(opts)
         except TypeError:
-            raise TypeError(
-                f"options({state!r}) returned {opts!r}, which is not iterable: it must return the states one move "
-                f"can reach"
+            raise ArgumentTypeError(
+                f"options({_short(state)}) returned {_short(opts)}, which is not iterable: it must return the "
+                "states one move can reach"
             ) from None
+        opts = list(it)  # what the iteration itself raises is the rule's own, unchanged
         return opts, self._run("explore", opts)
 
     #: The primitive a Position component uses (the same name on TwoHeapGame).
@@ -550,12 +565,17 @@ class StateGame(GridGame):
         state : hashable
             The state.
         target : int
-            The value the options must have.
+            The value the options must have (a non-negative integer).
 
         Returns
         -------
         list
             The options, as ``options(state)`` returned them.
+
+        Raises
+        ------
+        ArgumentError, ArgumentTypeError
+            When ``target`` is negative, or not an integer.
 
         Examples
         --------
@@ -565,6 +585,7 @@ class StateGame(GridGame):
         >>> gr.StateGame(lambda n: [n, 0] if n else [], loopy=True).winning_options(1)
         [0]
         """
+        target = as_count(target, "target")
         out = []
         opts, ids = self._option_ids(state)
         for o, parts in zip(opts, ids, strict=True):

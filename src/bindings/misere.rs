@@ -1,14 +1,12 @@
 //! Misère quotients: built without the GIL, then queried (outcomes of many sums in parallel).
 
 use super::position::misere_games;
-use super::ErrSlot;
-use super::PyControl;
+use super::{argument_error, ErrSlot, PyControl};
 use crate::error::Error;
 use crate::misere_quotient::{relative_bounds, Limits, Quotient, Stopped};
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
@@ -24,7 +22,7 @@ impl MisereQuotient {
     fn check_heaps(&self, heaps: &[u64]) -> PyResult<()> {
         let max = self.opts.len() as u64 - 1;
         match heaps.iter().find(|&&h| h > max) {
-            Some(h) => Err(PyValueError::new_err(format!(
+            Some(h) => Err(argument_error(format!(
                 "heap {h} is larger than max_heap = {max} of this quotient"
             ))),
             None => Ok(()),
@@ -79,7 +77,7 @@ impl MisereQuotient {
         self.opts
             .get(n)
             .cloned()
-            .ok_or_else(|| PyValueError::new_err(format!("heap {n} is past max_heap")))
+            .ok_or_else(|| argument_error(format!("heap {n} is past max_heap")))
     }
 
     /// What the construction did: a dict of counters.

@@ -88,15 +88,16 @@ impl Sequence {
 }
 
 thread_local! {
-    /// The sequences (by [`ErrSlot::id`]) whose rule callback this thread is running.
+    /// The games whose rule callback this thread is running: sequences by [`ErrSlot::id`],
+    /// state explorers by the address of their Python object.
     static IN_CALLBACK: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Marks this thread as running a rule callback of sequence `id` until dropped.
-struct InCallback(usize);
+pub(super) struct InCallback(usize);
 
 impl InCallback {
-    fn enter(id: usize) -> Self {
+    pub(super) fn enter(id: usize) -> Self {
         IN_CALLBACK.with(|v| v.borrow_mut().push(id));
         InCallback(id)
     }
@@ -113,7 +114,7 @@ impl Drop for InCallback {
     }
 }
 
-fn in_callback(id: usize) -> bool {
+pub(super) fn in_callback(id: usize) -> bool {
     IN_CALLBACK.with(|v| v.borrow().contains(&id))
 }
 

@@ -1,13 +1,16 @@
 //! `_core.StateExplorer`: explores a game given by Python functions over hashable states, holding
 //! the GIL only to call them, and solves the explored graph in Rust without the GIL.
 
-use super::sequence::Narrow;
-use super::{on_threads, ErrSlot, PyControl};
+use super::sequence::{in_callback, InCallback, Narrow};
+use super::{
+    argument_error, argument_type_error, not_found_error, on_threads, reentrancy_error, ErrSlot,
+    PyControl,
+};
 use crate::error::Error;
 use crate::loopy;
 use crate::state_graph::StateGraph;
 use numpy::PyArray1;
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::HashMap;
@@ -91,6 +94,27 @@ impl Poll {
     }
 }
 
+/// A borrow of the explorer by this thread ([`StateExplorer::borrow`]), marking the thread as
+/// inside the explorer while it lasts: Python code run meanwhile (the game's functions, a
+/// state's `__hash__`) that asks the same explorer is refused, never left waiting for itself.
+struct Held<B> {
+    b: B,
+    _busy: InCallback,
+}
+
+impl<B: std::ops::Deref> std::ops::Deref for Held<B> {
+    type Target = B::Target;
+    fn deref(&self) -> &B::Target {
+        &self.b
+    }
+}
+
+impl<B: std::ops::DerefMut> std::ops::DerefMut for Held<B> {
+    fn deref_mut(&mut self) -> &mut B::Target {
+        &mut self.b
+    }
+}
+
 /// The explored graph of one game: canonical states, their ids, and the options of each as lists
 /// of component ids.
 #[pyclass(module = "grundy._core")]
@@ -159,7 +183,7 @@ impl StateExplorer {
                 } else {
                     format!("state {}", show(state))
                 };
-                PyTypeError::new_err(format!(
+                argument_type_error(format!(
                     "{what}, which is not hashable ({}): states (and keys) must be hashable, \
                      e.g. tuples or frozensets rather than lists or sets",
                     e.value(py)
@@ -174,19 +198,15 @@ impl StateExplorer {
         let id = self.states.len();
         if let Some(limit) = self.max_states {
             if id as u64 >= limit {
-                return Err(exception(
-                    py,
-                    "SearchLimitError",
-                    pyo3::types::PyString::new(
-                        py,
-                        &format!(
-                            "the game has more than max_states = {limit} distinct states; raise \
+                return Err(Error::SearchLimit {
+                    message: format!(
+                        "the game has more than max_states = {limit} distinct states; raise \
                          max_states, or give key= (symmetries) or components= (sums) to explore \
                          fewer"
-                        ),
-                    )
-                    .into_any(),
-                ));
+                    ),
+                    limit,
+                }
+                .into());
             }
         }
         if id as u64 >= u32::MAX as u64 {
@@ -219,7 +239,7 @@ impl StateExplorer {
             .map_err(|e| with_note(py, e, "components", state))?
             .into_bound(py);
         let it = ret.try_iter().map_err(|_| {
-            PyTypeError::new_err(format!(
+            argument_type_error(format!(
                 "components({}) returned {}, which is not iterable: it must return the parts \
                  (states) the state splits into",
                 show(state),
@@ -250,7 +270,7 @@ impl StateExplorer {
                 .map_err(|e| with_note(py, e, "options", &s))?
                 .into_bound(py);
             let it = ret.try_iter().map_err(|_| {
-                PyTypeError::new_err(format!(
+                argument_type_error(format!(
                     "options({}) returned {}, which is not iterable: it must return the states \
                      one move can reach (an empty list when there is no move)",
                     show(&s),
@@ -358,11 +378,55 @@ impl StateExplorer {
         k
     }
 
+    /// The explorer's identity while it lives (the address of its Python object), for
+    /// [`InCallback`].
+    fn id(slf: &Bound<'_, Self>) -> usize {
+        slf.as_ptr() as usize
+    }
+
+    /// The explorer, borrowed for a call from Python that reads it.
+    ///
+    /// While a call explores, the explorer is borrowed mutably and the game's own functions
+    /// (options, components, key, progress) run on that call's thread. One of them asking the
+    /// same game again would meet PyO3's bare "Already mutably borrowed": it gets a
+    /// `ReentrancyError` that says what happened instead. A call from another thread waits
+    /// (without the GIL, Ctrl-C still heard) for the exploring call to end.
+    fn borrow<'py>(slf: &Bound<'py, Self>) -> PyResult<Held<PyRef<'py, Self>>> {
+        Self::wait(slf, || slf.try_borrow().ok())
+    }
+
+    /// The explorer, borrowed for a call from Python that explores ([`Self::borrow`]).
+    fn borrow_mut<'py>(slf: &Bound<'py, Self>) -> PyResult<Held<PyRefMut<'py, Self>>> {
+        Self::wait(slf, || slf.try_borrow_mut().ok())
+    }
+
+    fn wait<B>(slf: &Bound<'_, Self>, mut take: impl FnMut() -> Option<B>) -> PyResult<Held<B>> {
+        let py = slf.py();
+        loop {
+            if let Some(b) = take() {
+                return Ok(Held {
+                    b,
+                    _busy: InCallback::enter(Self::id(slf)),
+                });
+            }
+            if in_callback(Self::id(slf)) {
+                return Err(reentrancy_error(
+                    "the game's options, components, key or progress function asked the same \
+                     game for values (or its states) while the game was exploring them or \
+                     reading its states; a function must answer from the state it is given alone (compute any values \
+                     it needs beforehand, outside it, or from another StateGame)",
+                ));
+            }
+            py.detach(|| std::thread::sleep(Duration::from_millis(1)));
+            py.check_signals()?;
+        }
+    }
+
     fn check_id(&self, id: usize) -> PyResult<()> {
         if id < self.graph.num_solved() {
             Ok(())
         } else {
-            Err(PyIndexError::new_err(format!(
+            Err(not_found_error(format!(
                 "state id {id} is not explored (only {} are)",
                 self.graph.num_solved()
             )))
@@ -383,7 +447,7 @@ impl StateExplorer {
         loopy: bool,
     ) -> PyResult<Self> {
         if loopy && components.is_some() {
-            return Err(PyValueError::new_err(
+            return Err(argument_error(
                 "loopy=True cannot be combined with components=: the generalized value of a loopy \
                  sum is not that of a single state (two infinite parts make a draw with no value); \
                  explore whole states, or put the parts in a grundy.Position",
@@ -406,38 +470,37 @@ impl StateExplorer {
     /// called about every 0.1 s while exploring.
     #[pyo3(signature = (roots, progress=None, threads=None))]
     fn explore(
-        &mut self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         roots: &Bound<'_, PyAny>,
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<Vec<Vec<u32>>> {
-        self.run(py, roots, progress, threads)
+        Self::borrow_mut(slf)?.run(slf.py(), roots, progress, threads)
     }
 
     /// The values of `roots` (the XOR of their components' values) as a numpy array of the
     /// smallest unsigned dtype that holds them.
     #[pyo3(signature = (roots, progress=None, threads=None))]
     fn values<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         roots: &Bound<'py, PyAny>,
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if self.loopy {
-            return Err(PyValueError::new_err(
+        let mut this = Self::borrow_mut(slf)?;
+        if this.loopy {
+            return Err(argument_error(
                 "the values of a loopy game may be infinite: use generalized_of",
             ));
         }
-        let ids = self.run(py, roots, progress, threads)?;
-        let v = self.graph.values();
+        let ids = this.run(slf.py(), roots, progress, threads)?;
+        let v = this.graph.values();
         let out: Vec<u32> = ids
             .iter()
             .map(|p| p.iter().fold(0, |x, &i| x ^ v[i as usize]))
             .collect();
         let max = out.iter().copied().max().unwrap_or(0);
-        Ok(Narrow::new(max, out.into_iter()).into_array(py))
+        Ok(Narrow::new(max, out.into_iter()).into_array(slf.py()))
     }
 
     /// The generalized values of `roots` in a loopy game, after exploring them: `(values, k,
@@ -446,19 +509,20 @@ impl StateExplorer {
     /// increasing order); `k` is int64, -1 for a finite value. Each distinct K is listed once.
     #[pyo3(signature = (roots, progress=None, threads=None))]
     fn generalized_of<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         roots: &Bound<'py, PyAny>,
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<GeneralizedOf<'py>> {
-        if !self.loopy {
-            return Err(PyValueError::new_err(
+        let py = slf.py();
+        let mut this = Self::borrow_mut(slf)?;
+        if !this.loopy {
+            return Err(argument_error(
                 "generalized values are computed for loopy=True games only",
             ));
         }
-        let ids = self.run(py, roots, progress, threads)?;
-        let v = self.graph.values();
+        let ids = this.run(slf.py(), roots, progress, threads)?;
+        let v = this.graph.values();
         let mut sets: Vec<Vec<u32>> = Vec::new();
         let mut seen: HashMap<Vec<u32>, i64> = HashMap::new();
         let mut by_id: HashMap<u32, i64> = HashMap::new();
@@ -472,7 +536,7 @@ impl StateExplorer {
                 continue;
             }
             let i = *by_id.entry(id).or_insert_with(|| {
-                let set = self.k_set(id as usize);
+                let set = this.k_set(id as usize);
                 *seen.entry(set).or_insert_with_key(|set| {
                     sets.push(set.clone());
                     sets.len() as i64 - 1
@@ -488,74 +552,82 @@ impl StateExplorer {
     }
 
     /// G of the explored state with this id.
-    fn value(&self, id: usize) -> PyResult<u32> {
-        self.check_id(id)?;
-        Ok(self.graph.values()[id])
+    fn value(slf: &Bound<'_, Self>, id: usize) -> PyResult<u32> {
+        let this = Self::borrow(slf)?;
+        this.check_id(id)?;
+        Ok(this.graph.values()[id])
     }
 
     /// The options of an explored state, each as the list of ids of its components.
-    fn option_parts(&self, id: usize) -> PyResult<Vec<Vec<u32>>> {
-        self.check_id(id)?;
-        Ok(self
+    fn option_parts(slf: &Bound<'_, Self>, id: usize) -> PyResult<Vec<Vec<u32>>> {
+        let this = Self::borrow(slf)?;
+        this.check_id(id)?;
+        Ok(this
             .graph
             .option_ids(id)
-            .map(|j| self.graph.option_parts(j).to_vec())
+            .map(|j| this.graph.option_parts(j).to_vec())
             .collect())
     }
 
     /// The ids of the options of an explored state of a loopy game (each option is one state).
-    fn options<'py>(&self, py: Python<'py>, id: usize) -> PyResult<Bound<'py, PyArray1<u32>>> {
-        self.check_id(id)?;
-        let ids: Vec<u32> = self
+    fn options<'py>(slf: &Bound<'py, Self>, id: usize) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let this = Self::borrow(slf)?;
+        this.check_id(id)?;
+        let ids: Vec<u32> = this
             .graph
             .option_ids(id)
-            .flat_map(|j| self.graph.option_parts(j).iter().copied())
+            .flat_map(|j| this.graph.option_parts(j).iter().copied())
             .collect();
-        Ok(PyArray1::from_vec(py, ids))
+        Ok(PyArray1::from_vec(slf.py(), ids))
     }
 
     /// For each id, the distinct finite values of the options of that explored state of a loopy
     /// game, in increasing order: its K when its value is infinite.
-    fn finite_option_values(&self, ids: Vec<usize>) -> PyResult<Vec<Vec<u32>>> {
+    fn finite_option_values(slf: &Bound<'_, Self>, ids: Vec<usize>) -> PyResult<Vec<Vec<u32>>> {
+        let this = Self::borrow(slf)?;
         ids.into_iter()
             .map(|id| {
-                self.check_id(id)?;
-                Ok(self.k_set(id))
+                this.check_id(id)?;
+                Ok(this.k_set(id))
             })
             .collect()
     }
 
     /// The id of the explored state `state` (after `key`), or None when it is not explored.
     /// Nothing is explored or recorded.
-    fn lookup(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-        let canon = match &self.key {
+    fn lookup(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        let py = slf.py();
+        let this = Self::borrow(slf)?;
+        let canon = match &this.key {
             Some(k) => k
                 .call1(py, (state,))
                 .map_err(|e| with_note(py, e, "key", state))?
                 .into_bound(py),
             None => state.clone(),
         };
-        let found = match self.index.bind(py).get_item(&canon) {
+        let found = match this.index.bind(py).get_item(&canon) {
             Ok(f) => f,
             Err(e) if e.is_instance_of::<PyTypeError>(py) => return Ok(None),
             Err(e) => return Err(e),
         };
         Ok(match found {
-            Some(id) => Some(id.extract::<usize>()?).filter(|&i| i < self.graph.num_solved()),
+            Some(id) => Some(id.extract::<usize>()?).filter(|&i| i < this.graph.num_solved()),
             None => None,
         })
     }
 
     /// `(values, outcomes)` of every explored state of a loopy game, by id: values as uint32
     /// with 2**32 - 1 for an infinite value, outcomes as uint8 (0 = P, 1 = N, 2 = D).
-    fn generalized<'py>(&self, py: Python<'py>) -> PyResult<Generalized<'py>> {
-        if !self.loopy {
-            return Err(PyValueError::new_err(
+    fn generalized<'py>(slf: &Bound<'py, Self>) -> PyResult<Generalized<'py>> {
+        let py = slf.py();
+        let this = Self::borrow(slf)?;
+        if !this.loopy {
+            return Err(argument_error(
                 "generalized values are computed for loopy=True games only",
             ));
         }
-        let (opt_off, _, parts) = self.graph.csr();
-        let v = self.graph.values();
+        let (opt_off, _, parts) = this.graph.csr();
+        let v = this.graph.values();
         let n = v.len();
         let off = &opt_off[..n + 1];
         let tgt = &parts[..off[n] as usize];
@@ -568,25 +640,26 @@ impl StateExplorer {
 
     /// Whether this explorer solves loopy games (cycles allowed).
     #[getter]
-    fn loopy(&self) -> bool {
-        self.loopy
+    fn loopy(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(Self::borrow(slf)?.loopy)
     }
 
     /// The canonical state with this id.
-    fn state(&self, py: Python<'_>, id: usize) -> PyResult<Py<PyAny>> {
-        self.check_id(id)?;
-        Ok(self.states[id].clone_ref(py))
+    fn state(slf: &Bound<'_, Self>, id: usize) -> PyResult<Py<PyAny>> {
+        let this = Self::borrow(slf)?;
+        this.check_id(id)?;
+        Ok(this.states[id].clone_ref(slf.py()))
     }
 
     /// The number of distinct canonical states explored and solved.
     #[getter]
-    fn num_states(&self) -> usize {
-        self.graph.num_solved()
+    fn num_states(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(Self::borrow(slf)?.graph.num_solved())
     }
 
     /// The number of options over all explored states.
     #[getter]
-    fn num_options(&self) -> usize {
-        self.graph.num_options()
+    fn num_options(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(Self::borrow(slf)?.graph.num_options())
     }
 }
