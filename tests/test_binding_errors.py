@@ -7,6 +7,10 @@ limit, a cycle a CycleError carrying its vertices; plain bad arguments stay Valu
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -127,20 +131,21 @@ print("after", gr.HeapGame(lambda n: [(n - 1,)] if n else []).values(4).tolist()
 """
 
 
+def _run_script(script: str, timeout: float, hung: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` in a fresh interpreter that imports this grundy; fail with ``hung`` if it hangs."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout, env=env, check=False
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(hung)
+
+
 def test_a_rule_that_asks_its_own_game_is_refused_not_deadlocked():
     # Issue 32, fault 9: on main the sequence's lock was taken twice by one computation and the
     # call hung for ever (HeapGame, Subtraction(allowed=)); now a ReentrancyError says why.
-    import os
-    import subprocess
-    import sys
-
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    try:
-        out = subprocess.run(
-            [sys.executable, "-c", _REENTER], capture_output=True, text=True, timeout=30, env=env, check=False
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail("re-entering a game from its own rule hung")
+    out = _run_script(_REENTER, 30, "re-entering a game from its own rule hung")
     lines = out.stdout.splitlines()
     assert lines[:4] == ["ReentrancyError True True"] * 4, (out.stdout, out.stderr[-2000:])
     assert lines[4] == "after [0, 1, 0, 1]"
@@ -227,17 +232,7 @@ def test_a_state_game_asked_from_its_own_functions_is_refused_not_misreported():
     # Issue 32, fault 9: on main a StateGame asked for values from inside its own options (key,
     # components) function raised PyO3's bare "Already mutably borrowed"; now a ReentrancyError
     # says what happened, the game is usable afterwards, and another thread asking waits.
-    import os
-    import subprocess
-    import sys
-
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    try:
-        out = subprocess.run(
-            [sys.executable, "-c", _REENTER_STATE], capture_output=True, text=True, timeout=60, env=env, check=False
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail("re-entering a StateGame from its own function hung")
+    out = _run_script(_REENTER_STATE, 60, "re-entering a StateGame from its own function hung")
     lines = out.stdout.splitlines()
     names = ["value", "values", "num_states", "repr", "outcome", "loopy", "key", "components"]
     assert lines[:8] == [f"{n} ReentrancyError True True" for n in names], (out.stdout, out.stderr[-2000:])
