@@ -21,13 +21,11 @@ import numpy as np
 
 from . import _core
 from ._grid import CARD_CELLS, GridGame
+from ._misere import limit as misere_limit
 from ._progress import AUTO_DELAY, _check_progress, _check_threads
 from ._validate import _short, as_count, as_flag, as_limit, as_name
 from .exceptions import ArgumentError, ArgumentTypeError, CycleError, ReentrancyError, SearchLimitError
 from .loopy import INFINITE, GeneralizedValues, Infinity, Value, _normal_play, drawing_options, value_outcome
-
-#: Distinct sums a misère search visits at most unless told otherwise.
-MISERE_MAX_POSITIONS = 2_000_000
 
 
 class _Bar:
@@ -407,7 +405,8 @@ class StateGame(GridGame):
         misere : bool
             Misère play instead of normal play.
         max_positions : int, optional
-            The most sums the misère search may visit (default ``MISERE_MAX_POSITIONS``).
+            The most sums the misère search may visit (default
+            ``grundy.position.MISERE_MAX_POSITIONS``, 10**6, as for heap sums).
 
         Returns
         -------
@@ -447,7 +446,7 @@ class StateGame(GridGame):
 
     def _misere_p(self, root: tuple[int, ...], max_positions: int | None) -> bool:
         """Misère outcome of a sum of explored components (a sorted tuple of ids), iteratively."""
-        limit = MISERE_MAX_POSITIONS if max_positions is None else as_limit(max_positions, "max_positions")
+        limit = misere_limit(max_positions)
         memo: dict[tuple[int, ...], bool] = {}
         opts_of: dict[int, list[list[int]]] = {}
 
