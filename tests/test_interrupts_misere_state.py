@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import grundy as gr
-from grundy.state_game import _Bar
+from grundy._progress import Bar
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -130,11 +130,12 @@ def test_misere_search_limit_points_to_the_quotient() -> None:
 
 def test_state_game_bar_is_not_full_while_exploring() -> None:
     pytest.importorskip("tqdm")
-    bar = _Bar(True, "test")
+    bar = Bar(True, "test", " states")
+    shown = bar.bar
     try:
-        bar(999, 1000)  # one state found and not yet expanded: far from done
-        assert bar.bar.total is None
-        assert bar.bar.n == 999
+        bar.update(999, note="1,000 found")  # one state found and not yet expanded: far from done
+        assert shown.total is None
+        assert shown.n == 999
     finally:
         bar.close(5000)
-    assert (bar.bar.n, bar.bar.total) == (5000, 5000)
+    assert (shown.n, shown.total) == (5000, 5000)

@@ -73,6 +73,78 @@ def _check_every(every: Any) -> float:
     return seconds
 
 
+class Bar:
+    """The one progress bar of every long call, and the only user of tqdm.
+
+    A tqdm bar (``tqdm.auto``: a widget in Jupyter, text elsewhere), fed by the core's
+    ``progress(done, total)`` callbacks through :meth:`update`.
+    ``mode`` True shows it at once (``open_now``) or from the first update, None once a call has run
+    ``AUTO_DELAY`` seconds (so quick calls print nothing, not even tqdm's notebook warnings; a call
+    already done opens none), False never. ``scale``: counts in k, M, ... (False for small counts,
+    which tqdm would show as 3.00).
+    ``total=None`` counts with no end: an exploration, whose states are not all known until it ends.
+
+    >>> bar = Bar(False, "values", " values", total=10)
+    >>> bar.update(5); bar.close(10)
+    """
+
+    def __init__(
+        self,
+        mode: bool | None,
+        desc: str,
+        unit: str,
+        total: int | None = None,
+        open_now: bool = True,
+        scale: bool = True,
+    ) -> None:
+        self.mode, self.desc, self.unit, self.total, self.scale = mode, desc, unit, total, scale
+        self.bar: Any = None
+        self.started = time.monotonic()
+        if mode is True and open_now:
+            self.open()
+
+    def open(self, done: int = 0) -> None:
+        """Show the bar now (unless ``mode`` is False), starting at ``done``."""
+        if self.mode is False or self.bar is not None:
+            return
+        from tqdm.auto import tqdm
+
+        # Redrawn at most twice a second: a notebook without ipywidgets keeps every redraw.
+        self.bar = tqdm(total=self.total, initial=done, desc=self.desc, unit=self.unit, unit_scale=self.scale,
+                        leave=True, mininterval=0.5)
+
+    def update(self, done: int, total: int | None = None, note: str | None = None) -> None:
+        """``done`` of ``total`` (None: the total as it was), with a ``note`` after the counts."""
+        if total is not None and total != self.total:
+            self.total = total
+            if self.bar is not None:
+                self.bar.total = total
+                self.bar.refresh()
+        if self.bar is None:
+            if self.mode is None:
+                late = time.monotonic() - self.started >= AUTO_DELAY
+                if not late or (self.total is not None and done >= self.total):
+                    return
+            self.open(done)
+            if self.bar is None:  # mode False
+                return
+        if note is not None:
+            self.bar.set_postfix_str(note, refresh=False)
+        if done > self.bar.n:
+            self.bar.update(done - self.bar.n)
+
+    def close(self, done: int | None = None) -> None:
+        """Close the bar, first bringing it to ``done`` (and its total up to it) when given."""
+        if self.bar is None:
+            return
+        if done is not None and done > self.bar.n:
+            if self.bar.total is None or self.bar.total < done:
+                self.bar.total = done
+            self.bar.update(done - self.bar.n)
+        self.bar.close()
+        self.bar = None
+
+
 class Run:
     """One long call on a game: a progress bar, and checkpoints when ``checkpoint`` is a path.
 
@@ -96,8 +168,7 @@ class Run:
         if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
             raise ArgumentTypeError(f"checkpoint must be a file path, not {type(checkpoint).__name__}")
         self.path = None if checkpoint is None else os.fspath(checkpoint)
-        self.desc = desc
-        self.bar: Any = None
+        self.bar = Bar(self.mode, desc or str(game), " values", open_now=False)
         self.started = time.monotonic()
         self.last_write = self.started
         self.written = -1  # values in the checkpoint file (-1: not written or read by this run)
@@ -133,7 +204,7 @@ class Run:
         if n <= len(seq):
             return
         if self.mode is True:
-            self._open(len(seq), n)
+            self.bar.update(len(seq), n)
         while len(self.game._seq) < n:
             seq = self.game._seq
             try:
@@ -141,14 +212,12 @@ class Run:
                            from_period=from_period)
             except _CheckpointDue:
                 self.write()
-        self._update(len(self.game._seq), n)
+        self.bar.update(len(self.game._seq), n)
 
     def __call__(self, done: int, total: int) -> None:
         """The core's ``progress(done, total)``: called with the GIL, about every 50 ms."""
         now = time.monotonic()
-        if self.bar is None and self.mode is None and now - self.started >= AUTO_DELAY and done < total:
-            self._open(done, total)
-        self._update(done, total)
+        self.bar.update(done, total)
         if self.path is not None and now - self.last_write >= self.every and done > self.written:
             raise _CheckpointDue
 
@@ -162,29 +231,5 @@ class Run:
             self.written, self.written_period = count, period
         self.last_write = time.monotonic()
 
-    # -- the bar ---------------------------------------------------------------------------------
-    def _open(self, done: int, total: int) -> None:
-        if self.mode is False or self.bar is not None:
-            return
-        from tqdm.auto import tqdm
-
-        desc = self.desc or str(self.game)
-        # Redrawn at most twice a second: a notebook without ipywidgets keeps every redraw.
-        self.bar = tqdm(
-            total=total, initial=done, desc=desc, unit=" values", unit_scale=True, leave=True, mininterval=0.5
-        )
-
-    def _update(self, done: int, total: int) -> None:
-        bar = self.bar
-        if bar is None:
-            return
-        if bar.total != total:
-            bar.total = total
-            bar.refresh()
-        if done > bar.n:
-            bar.update(done - bar.n)
-
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+        self.bar.close()

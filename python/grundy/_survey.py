@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _checkpoint, _core
-from ._progress import _check_progress, _check_threads
+from ._progress import Bar, _check_progress, _check_threads
 from ._survey_store import STORED, Store
 from ._validate import _short, as_count, as_flag
 from .exceptions import (
@@ -349,10 +349,10 @@ class _TimedRun(_Run):
         super().__init__(game, *args, **kwargs)
         self.deadline = deadline
         self.watch = watch
-        self.mode = None  # the core calls back only when a bar may show; _open draws none
-
-    def _open(self, done: int, total: int) -> None:
-        pass
+        # The core calls back only when a bar may show (mode not False): it must, for the checks
+        # below; the bar itself is never drawn.
+        self.mode = None
+        self.bar = Bar(False, "", "")
 
     def _check(self) -> None:
         if self.watch is not None and self.watch.stopped():
@@ -864,9 +864,7 @@ def survey(
     if own:
         executor = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(threads or os.cpu_count() or 1,
                                                                                  len(todo))))
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=len(todo), desc="survey", unit="game", disable=progress is False, delay=0 if progress else 1)
+    bar = Bar(progress, "survey", " games", total=len(todo), scale=False)
     interrupted = False
     computed = 0
     pending = iter(todo)
@@ -902,7 +900,7 @@ def survey(
                     computed += 1
                     if st is not None:
                         st.put(row, rule, fp, max_n=max_n, timeout=timeout)
-                    bar.update(1)
+                    bar.update(computed)
                 if stop_now:
                     raise KeyboardInterrupt
                 submit_more()

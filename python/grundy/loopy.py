@@ -47,14 +47,13 @@ Sums: u + a = Infinity({0}) (N); u + b = Infinity({1}) (D); u + u is a draw.
 from __future__ import annotations
 
 import html
-import time
 from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
-from ._progress import AUTO_DELAY, _check_progress, _check_threads
+from ._progress import Bar, _check_progress, _check_threads
 from ._validate import as_flag
 from .exceptions import ArgumentError, ArgumentTypeError, NotFoundError
 
@@ -422,32 +421,6 @@ def drawing_options(
     return [j for j, o in enumerate(opts) if sum_outcome([*rest, o]) == "D"]
 
 
-class _Bar:
-    """The core's ``progress(done, total)``: a tqdm bar, opened after AUTO_DELAY s when mode is None."""
-
-    def __init__(self, mode: bool | None, desc: str) -> None:
-        self.mode, self.desc, self.bar = mode, desc, None
-        self.started = time.monotonic()
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.bar is None and (
-            self.mode is True or (self.mode is None and time.monotonic() - self.started >= AUTO_DELAY)
-        ):
-            from tqdm.auto import tqdm
-
-            self.bar = tqdm(total=total, desc=self.desc, unit=" vertices", unit_scale=True, mininterval=0.5)
-        if self.bar is not None and done > self.bar.n:
-            self.bar.update(done - self.bar.n)
-
-    def finish(self, total: int) -> None:
-        if self.bar is not None and total > self.bar.n:
-            self.bar.update(total - self.bar.n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
 def generalized_values(graph: GameGraph, threads: int | None = None, progress: bool | None = None) -> GeneralizedValues:
     """Generalized Sprague-Grundy values of every vertex of ``graph`` (cycles allowed).
 
@@ -487,10 +460,10 @@ def generalized_values(graph: GameGraph, threads: int | None = None, progress: b
     """
     threads = _check_threads(threads)
     mode = _check_progress(progress)
-    bar = _Bar(mode, "generalized values")
+    bar = Bar(mode, "generalized values", " vertices")
     try:
-        values, outcomes = _core.generalized_values(graph._core, threads, None if mode is False else bar)
-        bar.finish(len(values))
+        values, outcomes = _core.generalized_values(graph._core, threads, None if mode is False else bar.update)
+        bar.close(len(values))
     finally:
         bar.close()
     return GeneralizedValues(graph, values, outcomes)

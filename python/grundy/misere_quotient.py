@@ -26,7 +26,7 @@ import numpy as np
 from . import _core
 from ._moves import Move
 from ._nimsum import heap_array
-from ._progress import AUTO_DELAY, _check_progress
+from ._progress import Bar, _check_progress
 from ._validate import as_count, as_heap, as_limit
 from .exceptions import ArgumentError, ArgumentTypeError, TooLargeError
 
@@ -646,36 +646,6 @@ class MisereQuotient:
         return "<div>" + "".join(rows) + "</div>"
 
 
-class _Bar:
-    """A tqdm bar over heap sizes, fed by the core's ``progress(done, total)``.
-
-    With ``mode=None`` the bar (and tqdm) is only set up once the build has run ``AUTO_DELAY`` seconds,
-    so quick builds print nothing, not even tqdm's notebook warnings.
-    """
-
-    def __init__(self, mode: bool | None, total: int) -> None:
-        self.bar: Any = None
-        self.mode, self.total = mode, total
-        self.start = time.perf_counter()
-        if mode:
-            self._open()
-
-    def _open(self) -> None:
-        from tqdm.auto import tqdm
-
-        self.bar = tqdm(total=self.total, desc="misère quotient", unit="heap")
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.bar is None and self.mode is None and time.perf_counter() - self.start > AUTO_DELAY:
-            self._open()
-        if self.bar is not None and done > self.bar.n:
-            self.bar.update(done - self.bar.n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
 def misere_quotient(
     game: Game, max_heap: int, *, max_order: int | None = None, progress: bool | None = None
 ) -> MisereQuotient:
@@ -751,9 +721,11 @@ def misere_quotient(
     cached = getattr(game, "_misere_quotient", None)
     if isinstance(cached, MisereQuotient) and cached.max_heap == top:
         return cached
-    bar = _Bar(progress, top + 1)
+    bar = Bar(progress, "misère quotient", " heaps", total=top + 1, scale=False)
     try:
-        return _build(game, top, bar, bound)
+        q = _build(game, top, bar.update, bound)
+        bar.close(top + 1)
+        return q
     finally:
         bar.close()
 

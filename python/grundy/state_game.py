@@ -12,7 +12,6 @@ the loopy engine of :mod:`grundy.loopy`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Hashable, Iterable
 from html import escape
 from typing import Any
@@ -22,48 +21,10 @@ import numpy as np
 from . import _core
 from ._grid import CARD_CELLS, GridGame
 from ._misere import limit as misere_limit
-from ._progress import AUTO_DELAY, _check_progress, _check_threads
+from ._progress import Bar, _check_progress, _check_threads
 from ._validate import _short, as_count, as_flag, as_limit, as_name
 from .exceptions import ArgumentError, ArgumentTypeError, CycleError, ReentrancyError, SearchLimitError
 from .loopy import INFINITE, GeneralizedValues, Infinity, Value, _normal_play, drawing_options, value_outcome
-
-
-class _Bar:
-    """``progress(done, found)`` for the explorer.
-
-    A tqdm bar counting states (after ``AUTO_DELAY`` seconds when ``mode`` is None, always when True, never when
-    False).
-    """
-
-    def __init__(self, mode: bool | None, desc: str) -> None:
-        self.mode, self.desc = mode, desc
-        self.bar: Any = None
-        self.started = time.monotonic()
-        if mode is True:  # always: open now, even if the exploration ends before the core reports
-            self._open()
-
-    def _open(self) -> None:
-        from tqdm.auto import tqdm
-
-        self.bar = tqdm(desc=self.desc, unit=" states", unit_scale=True, mininterval=0.5)
-
-    def __call__(self, done: int, found: int) -> None:
-        if self.bar is None:
-            if self.mode is False or (self.mode is None and time.monotonic() - self.started < AUTO_DELAY):
-                return
-            self._open()
-        # No total while exploring: the states found so far are not all there are (each one
-        # expanded finds more), so done/found would read 100% long before the end.
-        self.bar.set_postfix_str(f"{found:,} found", refresh=False)
-        self.bar.update(done - self.bar.n)
-
-    def close(self, explored: int | None = None) -> None:
-        """Close the bar, first bringing it to ``explored`` states when given."""
-        if self.bar is not None:
-            if explored is not None and explored > self.bar.n:
-                self.bar.total = max(self.bar.total or 0, explored)
-                self.bar.update(explored - self.bar.n)
-            self.bar.close()
 
 
 def _callable(f: Any, name: str, optional: bool = True) -> Any:
@@ -191,10 +152,16 @@ class StateGame(GridGame):
 
     # -- exploring -------------------------------------------------------------------------------
     def _run(self, method: str, states: Any) -> Any:
-        bar = _Bar(self._progress, f"{self._name()}: exploring")
+        bar = Bar(self._progress, f"{self._name()}: exploring", " states")
+
+        def progress(done: int, found: int) -> None:
+            # No total while exploring: the states found so far are not all there are (each one
+            # expanded finds more), so done/found would read 100% long before the end.
+            bar.update(done, note=f"{found:,} found")
+
         readable = True
         try:
-            return getattr(self._core, method)(states, bar, self._threads)
+            return getattr(self._core, method)(states, progress, self._threads)
         except CycleError as e:
             hint = "; a loopy game has generalized values instead: pass loopy=True to StateGame"
             raise CycleError(e.cycle, str(e) + hint) from None
