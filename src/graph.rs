@@ -281,73 +281,26 @@ impl Graph {
         let values: Vec<AtomicU32> = in_pool(pool, || {
             (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect()
         });
-        let k = Kahn {
-            graph: self,
-            roff: &roff,
-            rsrc: &rsrc,
-            remaining: &remaining,
-            values: &values,
-        };
-
-        // `order` holds the settled vertices, layer after layer; the first layer is the sinks.
-        let mut order: Vec<u32> = Vec::new();
-        order.try_reserve_exact(n).map_err(|_| Error::Memory {
-            requested: n as u64 * 4,
-            available: memory::available().unwrap_or(0),
-        })?;
-        order.extend((0..n as u32).filter(|&u| self.out_degree(u as usize) == 0));
-
-        // Looks at the clock every POLL_EVERY settled vertices.
-        let mut since_poll = 0usize;
-        let mut settled = |count: usize, order_len: usize| -> Result<()> {
-            since_poll += count;
-            if since_poll >= POLL_EVERY {
-                since_poll = 0;
-                poll.tick(order_len as u64)?;
-            }
-            Ok(())
-        };
-        let mut start = 0;
-        let mut scratch = Vec::new();
-        while start < order.len() {
-            let end = order.len();
-            if end - start < PAR_LAYER {
-                for i in start..end {
-                    let v = order[i];
-                    k.settle(v, &mut scratch, &mut order);
-                }
-                settled(end - start, order.len())?;
-            } else {
-                // Big layers go in batches so that Ctrl-C is noticed inside one huge layer too.
-                let batch = (POLL_EVERY * 4).max(CHUNK);
-                for b in (start..end).step_by(batch) {
-                    let layer = &order[b..(b + batch).min(end)];
-                    let ready: Vec<Vec<u32>> = in_pool(pool, || {
-                        layer
-                            .par_chunks(CHUNK)
-                            .map(|chunk| {
-                                let mut ready = Vec::new();
-                                let mut scratch = Vec::new();
-                                for &v in chunk {
-                                    k.settle(v, &mut scratch, &mut ready);
-                                }
-                                ready
-                            })
-                            .collect()
-                    });
-                    let count = layer.len();
-                    for r in ready {
-                        order.extend_from_slice(&r);
-                    }
-                    settled(count, order.len())?;
-                }
-            }
-            start = end;
-        }
-        if order.len() < n {
+        let settled = settle_by_layers(
+            &roff,
+            &rsrc,
+            &remaining,
+            &values,
+            |v, scratch| {
+                let opts = self.options(v as usize);
+                mex_of(
+                    opts.len(),
+                    opts.iter().map(|&o| values[o as usize].load(Relaxed)),
+                    scratch,
+                )
+            },
+            pool,
+            &mut poll,
+        )?;
+        if settled < n {
             return Err(Error::Cycle(self.find_cycle(&remaining)));
         }
-        drop((roff, rsrc, remaining, order));
+        drop((roff, rsrc, remaining));
         Ok(values.into_iter().map(AtomicU32::into_inner).collect())
     }
 
@@ -394,46 +347,108 @@ fn check_edges<I: VertexId>(n: u64, src: &[I], dst: &[I]) -> Result<()> {
     )))
 }
 
-/// The shared state of one run of Kahn's algorithm.
-struct Kahn<'a> {
-    graph: &'a Graph,
-    roff: &'a [u64],
-    rsrc: &'a [u32],
-    remaining: &'a [AtomicU32],
-    values: &'a [AtomicU32],
-}
-
-impl Kahn<'_> {
-    /// Computes G(v) (all options of v are settled) and pushes every vertex that thereby has all
-    /// its options settled onto `ready`.
-    ///
-    /// Values are atomics only so that rayon tasks may share them without `unsafe`; relaxed
-    /// loads and stores compile to plain moves. Each vertex is written once, by the task that
-    /// settles it, and read only in later layers (rayon's join orders the layers).
-    #[inline]
-    fn settle(&self, v: u32, scratch: &mut Vec<u64>, ready: &mut Vec<u32>) {
-        let opts = self.graph.options(v as usize);
-        let g = mex(opts, self.values, scratch);
-        self.values[v as usize].store(g, Relaxed);
-        let (a, b) = (self.roff[v as usize], self.roff[v as usize + 1]);
-        for &u in &self.rsrc[a as usize..b as usize] {
-            if self.remaining[u as usize].fetch_sub(1, Relaxed) == 1 {
+/// Settles a graph by topological layers (Kahn's algorithm from the sinks), the one layer
+/// solver of the crate: `remaining[v]` counts the unsettled options of `v` (a sink has none),
+/// `roff`/`rsrc` list who has each vertex as an option (the reverse graph), and
+/// `value(v, scratch)` computes `G(v)` once every option of `v` is settled: how an option's value
+/// is read is the one thing the callers differ in ([`Graph`]: a vertex; a state graph: the XOR of
+/// an option's parts). Every vertex of a layer is settled at once, big layers in parallel (on
+/// `pool`, else the current pool) and in batches, so that `poll` is ticked inside a huge layer too.
+///
+/// Returns how many vertices were settled: fewer than `remaining.len()` means a cycle (each
+/// vertex left keeps `remaining > 0`).
+///
+/// Values are atomics only so that rayon tasks may share them without `unsafe`; relaxed loads
+/// and stores compile to plain moves. Each vertex is written once, by the task that settles it,
+/// and read only in later layers (rayon's join orders the layers).
+pub(crate) fn settle_by_layers<F>(
+    roff: &[u64],
+    rsrc: &[u32],
+    remaining: &[AtomicU32],
+    values: &[AtomicU32],
+    value: F,
+    pool: Option<&ThreadPool>,
+    poll: &mut Poller,
+) -> Result<usize>
+where
+    F: Fn(u32, &mut Vec<u64>) -> u32 + Sync,
+{
+    let n = remaining.len();
+    // Settles `v` and pushes every vertex that thereby has all its options settled onto `ready`.
+    let settle = |v: u32, scratch: &mut Vec<u64>, ready: &mut Vec<u32>| {
+        values[v as usize].store(value(v, scratch), Relaxed);
+        let (a, b) = (roff[v as usize], roff[v as usize + 1]);
+        for &u in &rsrc[a as usize..b as usize] {
+            if remaining[u as usize].fetch_sub(1, Relaxed) == 1 {
                 ready.push(u);
             }
         }
+    };
+    // `order` holds the settled vertices, layer after layer; the first layer is the sinks.
+    let mut order: Vec<u32> = Vec::new();
+    order.try_reserve_exact(n).map_err(|_| Error::Memory {
+        requested: n as u64 * 4,
+        available: memory::available().unwrap_or(0),
+    })?;
+    order.extend((0..n as u32).filter(|&u| remaining[u as usize].load(Relaxed) == 0));
+    // Looks at the clock every POLL_EVERY settled vertices.
+    let mut since_poll = 0usize;
+    let mut settled = |count: usize, order_len: usize| -> Result<()> {
+        since_poll += count;
+        if since_poll >= POLL_EVERY {
+            since_poll = 0;
+            poll.tick(order_len as u64)?;
+        }
+        Ok(())
+    };
+    let mut start = 0;
+    let mut scratch = Vec::new();
+    while start < order.len() {
+        let end = order.len();
+        if end - start < PAR_LAYER {
+            for i in start..end {
+                let v = order[i];
+                settle(v, &mut scratch, &mut order);
+            }
+            settled(end - start, order.len())?;
+        } else {
+            // Big layers go in batches so that Ctrl-C is noticed inside one huge layer too.
+            let batch = (POLL_EVERY * 4).max(CHUNK);
+            for b in (start..end).step_by(batch) {
+                let layer = &order[b..(b + batch).min(end)];
+                let ready: Vec<Vec<u32>> = in_pool(pool, || {
+                    layer
+                        .par_chunks(CHUNK)
+                        .map(|chunk| {
+                            let mut ready = Vec::new();
+                            let mut scratch = Vec::new();
+                            for &v in chunk {
+                                settle(v, &mut scratch, &mut ready);
+                            }
+                            ready
+                        })
+                        .collect()
+                });
+                let count = layer.len();
+                for r in ready {
+                    order.extend_from_slice(&r);
+                }
+                settled(count, order.len())?;
+            }
+        }
+        start = end;
     }
+    Ok(order.len())
 }
 
-/// mex of the values of `opts`. With d options the mex is at most d, so only values up to d
-/// matter: below 64 options one register holds them, above a reused scratch bit set of d + 1
-/// bits (no allocation per vertex once the scratch has grown).
+/// The mex of `values`, the values of a vertex's `d` options. The mex is at most `d`, so only
+/// values up to `d` matter: below 64 options one register holds them, above a reused scratch bit
+/// set of `d + 1` bits (no allocation per vertex once the scratch has grown).
 #[inline]
-fn mex(opts: &[u32], values: &[AtomicU32], scratch: &mut Vec<u64>) -> u32 {
-    let d = opts.len();
+pub(crate) fn mex_of(d: usize, values: impl Iterator<Item = u32>, scratch: &mut Vec<u64>) -> u32 {
     if d < 64 {
         let mut w = 0u64;
-        for &o in opts {
-            let x = values[o as usize].load(Relaxed);
+        for x in values {
             if x < 64 {
                 w |= 1 << x;
             }
@@ -442,8 +457,8 @@ fn mex(opts: &[u32], values: &[AtomicU32], scratch: &mut Vec<u64>) -> u32 {
     }
     scratch.clear();
     scratch.resize(d / 64 + 1, 0);
-    for &o in opts {
-        let x = values[o as usize].load(Relaxed) as usize;
+    for x in values {
+        let x = x as usize;
         if x <= d {
             scratch[x >> 6] |= 1 << (x & 63);
         }

@@ -31,19 +31,11 @@
 
 use crate::engine::Control;
 use crate::error::{Error, Result};
-use crate::graph::{counting_sort, zeroed, Poller};
+use crate::graph::{counting_sort, mex_of, settle_by_layers, zeroed, Poller};
 use crate::loopy::{generalized_values_csr, INFINITE};
 use crate::memory;
-use rayon::prelude::*;
 use std::collections::hash_map::{Entry, HashMap};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
-
-/// Layers smaller than this are settled on the calling thread.
-const PAR_LAYER: usize = 4096;
-/// Vertices per rayon task inside a layer.
-const CHUNK: usize = 1024;
-/// Vertices settled between two looks at the clock.
-const POLL_EVERY: usize = 1 << 16;
 
 /// A growing graph whose options are multisets of component vertices.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,54 +175,26 @@ impl StateGraph {
         }
         let remaining: Vec<AtomicU32> = remaining.into_iter().map(AtomicU32::new).collect();
         let new: Vec<AtomicU32> = (0..k).map(|_| AtomicU32::new(0)).collect();
-        let kahn = Kahn {
-            graph: this,
-            lo,
-            roff: &roff,
-            rsrc: &rsrc,
-            remaining: &remaining,
-            new: &new,
+        // A part is a vertex solved before (its value is kept) or a new one (settled in `new`).
+        let get = |p: u32| match (p as usize).checked_sub(lo) {
+            None => this.values[p as usize],
+            Some(i) => new[i].load(Relaxed),
         };
-        let mut order: Vec<u32> = Vec::new();
-        order.try_reserve_exact(k).map_err(|_| Error::Memory {
-            requested: k as u64 * 4,
-            available: memory::available().unwrap_or(0),
-        })?;
-        order.extend((0..k as u32).filter(|&i| remaining[i as usize].load(Relaxed) == 0));
-        let mut since_poll = 0usize;
-        let mut start = 0;
-        let mut scratch = Vec::new();
-        while start < order.len() {
-            let end = order.len();
-            if end - start < PAR_LAYER {
-                for i in start..end {
-                    let v = order[i];
-                    kahn.settle(v, &mut scratch, &mut order);
-                }
-            } else {
-                let ready: Vec<Vec<u32>> = order[start..end]
-                    .par_chunks(CHUNK)
-                    .map(|chunk| {
-                        let mut ready = Vec::new();
-                        let mut scratch = Vec::new();
-                        for &v in chunk {
-                            kahn.settle(v, &mut scratch, &mut ready);
-                        }
-                        ready
-                    })
-                    .collect();
-                for r in ready {
-                    order.extend_from_slice(&r);
-                }
-            }
-            since_poll += end - start;
-            if since_poll >= POLL_EVERY {
-                since_poll = 0;
-                poll.tick(order.len() as u64)?;
-            }
-            start = end;
-        }
-        if order.len() < k {
+        let settled = settle_by_layers(
+            &roff,
+            &rsrc,
+            &remaining,
+            &new,
+            |v, scratch| {
+                let ids = this.option_ids(v as usize + lo);
+                let d = ids.len();
+                let xor = |j: usize| this.option_parts(j).iter().fold(0, |x, &p| x ^ get(p));
+                mex_of(d, ids.map(xor), scratch)
+            },
+            None,
+            &mut poll,
+        )?;
+        if settled < k {
             return Err(Error::Cycle(self.find_cycle(lo, &remaining)));
         }
         self.values
@@ -397,74 +361,6 @@ impl StateGraph {
             match next {
                 Some(&p) => u = p as usize,
                 None => return path, // cannot happen: u is pending because a part is
-            }
-        }
-    }
-}
-
-/// The shared state of one solve.
-struct Kahn<'a> {
-    graph: &'a StateGraph,
-    lo: usize,
-    roff: &'a [u64],
-    rsrc: &'a [u32],
-    remaining: &'a [AtomicU32],
-    new: &'a [AtomicU32],
-}
-
-impl Kahn<'_> {
-    #[inline]
-    fn get(&self, p: u32) -> u32 {
-        let p = p as usize;
-        if p < self.lo {
-            self.graph.values[p]
-        } else {
-            self.new[p - self.lo].load(Relaxed)
-        }
-    }
-
-    /// Computes G of new vertex `v` (index from `lo`; all its parts are settled) and pushes the
-    /// vertices that thereby have every part settled onto `ready`.
-    #[inline]
-    fn settle(&self, v: u32, scratch: &mut Vec<u64>, ready: &mut Vec<u32>) {
-        let u = v as usize + self.lo;
-        let ids = self.graph.option_ids(u);
-        let d = ids.len();
-        let val = |j: usize| {
-            self.graph
-                .option_parts(j)
-                .iter()
-                .fold(0u32, |x, &p| x ^ self.get(p))
-        };
-        let g = if d < 64 {
-            let mut w = 0u64;
-            for j in ids {
-                let x = val(j);
-                if x < 64 {
-                    w |= 1 << x;
-                }
-            }
-            (!w).trailing_zeros()
-        } else {
-            scratch.clear();
-            scratch.resize(d / 64 + 1, 0);
-            for j in ids {
-                let x = val(j) as usize;
-                if x <= d {
-                    scratch[x >> 6] |= 1 << (x & 63);
-                }
-            }
-            let i = scratch
-                .iter()
-                .position(|&w| w != u64::MAX)
-                .unwrap_or(scratch.len());
-            (i * 64) as u32 + (!scratch.get(i).copied().unwrap_or(0)).trailing_zeros()
-        };
-        self.new[v as usize].store(g, Relaxed);
-        let (a, b) = (self.roff[v as usize], self.roff[v as usize + 1]);
-        for &w in &self.rsrc[a as usize..b as usize] {
-            if self.remaining[w as usize].fetch_sub(1, Relaxed) == 1 {
-                ready.push(w);
             }
         }
     }
