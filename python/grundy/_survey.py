@@ -17,28 +17,23 @@ pandas is imported when a survey runs or a store is read, not on ``import grundy
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import functools
 import hashlib
-import heapq
 import itertools
 import math
 import os
 import re
-import socket
-import tempfile
-import threading
 import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from . import _checkpoint, _core
+from ._fingerprint import _same_as, fingerprint
 from ._progress import Bar, _check_progress, _check_threads
+from ._survey_stop import _PARENT_LOCK, _RUNNING, _cancel, _StopSignal, _StopWatch, _SurveyStopped, _wait_stopped
 from ._survey_store import STORED, Store
+from ._survey_summary import SurveySummary, survey_summary
 from ._validate import _short, as_count, as_flag
 from .exceptions import (
     ArgumentError,
@@ -50,11 +45,6 @@ from .exceptions import (
 )
 from .games import _MAX_VALUES, Game, TakeAndBreak, _Run
 from .periodicity import DEFAULT_MAX_N
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover (Windows: the stop file's existence is the signal)
-    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -69,8 +59,6 @@ MAX_PATTERN_GAMES = 8**7
 #: memory for futures stays bounded however large the family.
 MAX_IN_FLIGHT = 1024
 
-#: Games whose fingerprints differ at this prefix length are never compared further.
-BUCKET_PREFIX = 1024
 
 #: Sparse space is analysed only for values below 2**HIST_BITS (``src/engine/sparse_mask.rs``).
 _SPARSE_LIMIT = 2**20
@@ -181,155 +169,6 @@ def _identify(spec: tuple[Any, ...]) -> tuple[str, dict[str, Any] | None, str | 
     return str(game), rule, None
 
 
-# -- stopping the games of a survey ---------------------------------------------------------------------
-#: The stop signals of the surveys running in this process, by file: set once a survey has stopped.
-_LOCAL_STOPS: dict[str, threading.Event] = {}
-
-
-class _SurveyStopped(Exception):
-    """Raised in a game when its survey has stopped (Ctrl-C, an error, or its driver died).
-
-    An Exception, not a KeyboardInterrupt, so that every executor (Dask included) reports it as a
-    task's failure without harm to the worker.
-    """
-
-
-class _StopSignal:
-    """Tells a survey's games that the survey has stopped, in whatever process they run.
-
-    While the survey runs, its driver holds an exclusive lock (``flock``) on a temporary file. A
-    game polls it each time the core reports progress (about every 50 ms) and stops as soon as the
-    lock is free: the driver released it (Ctrl-C, an error, the survey's end) or died (the kernel
-    releases a killed process's locks; a dead driver's pid is checked too, for workers forked
-    from it, which share its lock). Games in the driver's process read an Event instead. A worker
-    on another machine does not see the file: the driver cancels those futures.
-
-    Pickled as the file's path, the host and the driver's pid.
-    """
-
-    def __init__(self) -> None:
-        fd, self.path = tempfile.mkstemp(prefix="grundy-survey-", suffix=".stop")
-        self.host = socket.gethostname()
-        self.pid = os.getpid()
-        self._fd: int | None = fd
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        _LOCAL_STOPS[self.path] = threading.Event()
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"path": self.path, "host": self.host, "pid": self.pid, "_fd": None}
-
-    def stop(self) -> None:
-        """Stops every game of the survey (in the driver; idempotent)."""
-        event = _LOCAL_STOPS.pop(self.path, None)
-        if event is not None:
-            event.set()
-        if self._fd is not None:
-            if fcntl is not None:  # explicitly: a forked worker may share the lock's file description
-                fcntl.flock(self._fd, fcntl.LOCK_UN)
-            os.close(self._fd)
-            self._fd = None
-            with contextlib.suppress(OSError):
-                os.unlink(self.path)  # without fcntl (Windows) its absence is the signal
-
-    def watch(self) -> _StopWatch:
-        """What a game polls (in a worker)."""
-        return _StopWatch(self)
-
-
-class _StopWatch:
-    """A game's view of its survey's :class:`_StopSignal`: :meth:`stopped` is cheap (one system call)."""
-
-    def __init__(self, signal: _StopSignal) -> None:
-        self.pid = signal.pid
-        self.path = signal.path
-        self.event: threading.Event | None = None
-        self.fd: int | None = None
-        self.done = False
-        self.remote = False
-        if signal.pid == os.getpid():
-            event = _LOCAL_STOPS.get(signal.path)
-            self.done = event is None  # the survey has stopped already
-            self.event = event
-        elif signal.host != socket.gethostname():
-            self.remote = True  # on another machine: the driver cancels this game's future
-        else:
-            if os.getppid() == signal.pid:  # a worker process of the driver's (ProcessPoolExecutor)
-                _exit_with_parent(signal.pid)
-            if fcntl is None:  # pragma: no cover (Windows: an open file could not be removed)
-                self.done = not os.path.exists(signal.path)
-                return
-            try:
-                self.fd = os.open(signal.path, os.O_RDONLY)
-            except FileNotFoundError:
-                self.done = True  # the driver removed it: the survey has stopped
-            except OSError:
-                self.remote = True  # a private temporary folder (a container): as on another machine
-
-    def stopped(self) -> bool:
-        if self.done or self.remote:
-            return self.done
-        if self.event is not None:
-            self.done = self.event.is_set()
-        elif fcntl is None:  # pragma: no cover (Windows)
-            self.done = not os.path.exists(self.path)
-        elif self.fd is not None:
-            try:
-                fcntl.flock(self.fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except BlockingIOError:
-                self.done = not _alive(self.pid)
-            else:  # free: the driver let go or died
-                fcntl.flock(self.fd, fcntl.LOCK_UN)
-                self.done = True
-        return self.done
-
-    def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
-
-#: The driver whose death ends this worker process (see :func:`_exit_with_parent`), and how many of
-#: its games run here.
-_PARENT: list[int] = []
-_RUNNING = [0]
-_PARENT_LOCK = threading.Lock()
-
-
-def _exit_with_parent(pid: int) -> None:
-    """Ends this worker process soon after its parent, the survey's driver, dies.
-
-    The workers of a ``ProcessPoolExecutor`` whose owner was killed wait for work forever (each
-    holds the write end of its own task queue, so it never reads an end of file). Once the parent
-    is gone the pool cannot be used again: a thread polls the parent (every 0.1 s), gives a running
-    game a second to see the stop signal and write its checkpoint, and exits the process.
-    """
-    with _PARENT_LOCK:
-        if _PARENT:
-            return
-        _PARENT.append(pid)
-
-    def watch() -> None:
-        while os.getppid() == pid:
-            time.sleep(0.1)
-        deadline = time.monotonic() + 1.0
-        while _RUNNING[0] and time.monotonic() < deadline:
-            time.sleep(0.02)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="grundy-survey-parent", daemon=True).start()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
 # -- one game (in a worker) -------------------------------------------------------------------------
 class _GameTimeout(Exception):
     """Raised in a worker when a game passes the survey's per-game ``timeout``."""
@@ -376,52 +215,6 @@ class _TimedRun(_Run):
                 self.close()
             return
         super().__exit__(kind, exc, tb)
-
-
-def _ladder(n: int) -> list[int]:
-    """The prefix lengths a fingerprint hashes: every power of two below n, and n."""
-    out, length = [], 1
-    while length < n:
-        out.append(length)
-        length *= 2
-    return out + [n]
-
-
-def fingerprint(values: np.ndarray, lengths: Iterable[int] | None = None) -> list[list[Any]]:
-    """Hashes of prefixes of a game's values: ``[[length, hex digest], ...]``.
-
-    The digest of a prefix is BLAKE2b (256 bits) of the values as little-endian 64-bit integers, so
-    it does not depend on the array's dtype. By default the prefixes are every power of two below
-    ``len(values)`` and the whole array: about 20 digests, whatever the length.
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        G(0), G(1), ...
-    lengths : iterable of int, optional
-        Increasing prefix lengths to hash instead (each at most ``len(values)``).
-
-    Returns
-    -------
-    list of [int, str]
-
-    Examples
-    --------
-    >>> import grundy as gr
-    >>> fp = fingerprint(gr.kayles().values(100))
-    >>> [length for length, _ in fp]
-    [1, 2, 4, 8, 16, 32, 64, 100]
-    >>> fp[-1] == fingerprint(gr.kayles().values(200), [100])[0]
-    True
-    """
-    h = hashlib.blake2b(digest_size=32)
-    out: list[list[Any]] = []
-    prev = 0
-    for length in _ladder(len(values)) if lengths is None else lengths:
-        h.update(np.ascontiguousarray(values[prev:length], dtype="<u8").tobytes())
-        prev = length
-        out.append([length, h.hexdigest()])
-    return out
 
 
 def survey_one(
@@ -503,91 +296,11 @@ def _status(p: Any, game: Game, max_n: int) -> str:
     return "max_n" if p.checked_to >= max_n else "observed"
 
 
+# -- equal games from fingerprints --------------------------------------------------------------------
 def _prefix_digest(spec: tuple[Any, ...], length: int) -> str:
     """The fingerprint digest of G(0..length-1) (a confirmation task for :func:`_same_as`)."""
     digest: str = fingerprint(_build(spec).values(length, progress=False), [length])[0][1]
     return digest
-
-
-# -- equal games from fingerprints --------------------------------------------------------------------
-def _compare(a: dict[int, str], b: dict[int, str]) -> tuple[bool | None, int]:
-    """Whether two games' values agree over the range both examined.
-
-    True, False, or None when the digest of that whole range is missing for one of them (the length is returned with
-    it).
-    """
-    c = min(max(a), max(b))
-    if c == 0:
-        return False, c
-    p = 1 << (c.bit_length() - 1)  # the largest power of two <= c: both fingerprints hash it
-    if a[p] != b[p]:
-        return False, c
-    if c in a and c in b:
-        return a[c] == b[c], c
-    return None, c
-
-
-def _candidates(fps: list[dict[int, str] | None]) -> Iterator[tuple[int, list[int]]]:
-    """For each game (index i), the earlier games that may equal it, in order.
-
-    Those with the same digest at ``BUCKET_PREFIX`` values, and those that examined fewer values than that.
-    """
-    buckets: dict[str, list[int]] = {}
-    small: list[int] = []
-    seen: list[int] = []
-    for i, f in enumerate(fps):
-        if f is None:
-            yield i, []
-            continue
-        n = max(f)
-        if n >= BUCKET_PREFIX:
-            bucket = buckets.setdefault(f[BUCKET_PREFIX], [])
-            yield i, list(heapq.merge(bucket, small))
-            bucket.append(i)
-        else:
-            yield i, list(seen)
-            small.append(i)
-        seen.append(i)
-
-
-def _same_as(
-    codes: list[str],
-    fingerprints: list[list[list[Any]] | None],
-    digest: Callable[[list[tuple[int, int]]], list[str]],
-) -> list[str | None]:
-    """For each game, the code of the first earlier game whose values agree over the range both examined.
-
-    This is decided from fingerprints.
-
-    Two games that examined ``n1 <= n2`` values are equal when the digests of G(0..n1-1) agree.
-    Both fingerprints hash every power of two below their length, so the digest of the common
-    range is at hand when ``n1`` is a power of two or ``n1 == n2``; otherwise ``digest`` computes
-    the missing ones, ``[(game index, length), ...] -> [hex digest, ...]`` (a few games: those that
-    agree up to the last power of two).
-    """
-    fps: list[dict[int, str] | None] = [None if f is None else {int(k): v for k, v in f} for f in fingerprints]
-    cands = list(_candidates(fps))
-    missing: set[tuple[int, int]] = set()
-    for i, js in cands:
-        for j in js:
-            ok, c = _compare(fps[i], fps[j])  # type: ignore[arg-type]
-            if ok:
-                break
-            if ok is None:
-                missing.add((i if c not in fps[i] else j, c))  # type: ignore[operator]
-    if missing:
-        asked = sorted(missing)
-        for (k, c), d in zip(asked, digest(asked), strict=True):
-            fps[k][c] = d  # type: ignore[index]
-    out: list[str | None] = []
-    for i, js in cands:
-        match = None
-        for j in js:
-            if _compare(fps[i], fps[j])[0]:  # type: ignore[arg-type]
-                match = codes[j]
-                break
-        out.append(match)
-    return out
 
 
 # -- the survey ----------------------------------------------------------------------------------------
@@ -961,28 +674,6 @@ def _check_pattern(pattern: str, codes: list[str]) -> None:
     )
 
 
-def _cancel(futures: list[Any]) -> None:
-    """Cancels futures of any executor; a Dask client's in one call."""
-    dask = [f for f in futures if type(f).__module__.startswith("distributed")]
-    if dask:
-        with contextlib.suppress(Exception):  # a client already closed has nothing left to cancel
-            dask[0].client.cancel(dask)
-    for f in futures:
-        if f not in dask:
-            f.cancel()
-
-
-#: Seconds the driver waits for the running games of an executor it does not own to see the stop signal.
-STOP_WAIT = 5.0
-
-
-def _wait_stopped(futures: list[Any]) -> None:
-    """Waits (a little) for the games that were running to stop, so none outlives the survey's return."""
-    local = [f for f in futures if isinstance(f, concurrent.futures.Future)]
-    if local:
-        concurrent.futures.wait(local, timeout=STOP_WAIT)
-
-
 def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
     """A survey store (:func:`survey` ``store=``) as a DataFrame: one row per game it holds.
 
@@ -1057,133 +748,3 @@ def load_survey(path: str | os.PathLike[str]) -> pd.DataFrame:
         r["same_as"] = s
     return _frame(rows, COLUMNS + ["max_n", "timeout", "computed"])
 
-
-# -- summaries ------------------------------------------------------------------------------------------
-@dataclass
-class SurveySummary:
-    """What a survey found, in the shape of the published tables of equivalent games.
-
-    Returned by :func:`survey_summary`; the parameters are also its attributes, and ``str()`` of a
-    summary is a short report.
-
-    Parameters
-    ----------
-    games : int
-        How many distinct games the table holds.
-    proven : int
-        How many have a proven period.
-    unproven : int
-        How many were examined without a proof (status observed, max_n or timeout).
-    errors : int
-        How many could not be computed.
-    classes : pandas.DataFrame
-        One row per class of equal games: ``code`` (the first game of the class), ``members`` (the
-        codes of the class, in table order), ``size``, and that first game's ``status``,
-        ``preperiod``, ``period``, ``saltus``, ``checked_to``.
-    unproven_games : pandas.DataFrame
-        The games without a proven period: code, status, period observed (if any), checked_to
-        (the values they were examined to), same_as.
-
-    Examples
-    --------
-    >>> import grundy as gr
-    >>> s = gr.survey_summary(gr.survey("0.?7", max_n=2**10, progress=False))
-    >>> s.games, s.proven + s.unproven + s.errors, int(s.classes["size"].sum())
-    (8, 8, 8)
-    """
-
-    games: int
-    proven: int
-    unproven: int
-    errors: int
-    classes: pd.DataFrame
-    unproven_games: pd.DataFrame
-
-    def __str__(self) -> str:
-        lines = [
-            f"{self.games} games: {self.proven} proven, {self.unproven} unproven, {self.errors} errors; "
-            f"{len(self.classes)} classes of equal games"
-        ]
-        for _, c in self.classes.iterrows():
-            if c["size"] > 1:
-                lines.append(f"  {' = '.join(c['members'])}")
-        if self.unproven:
-            lines.append("unproven (examined to):")
-            for _, r in self.unproven_games.iterrows():
-                lines.append(f"  {r['code']} ({r['status']}, {r['checked_to']})")
-        return "\n".join(lines)
-
-
-def survey_summary(df: pd.DataFrame) -> SurveySummary:
-    """Group a survey's equal games and count its proven and unproven games.
-
-    Each game joins the class of the game its ``same_as`` names (or heads its own). Equality over
-    the range both examined is not transitive in general, so a class is "the games equal to its
-    first game", as ``same_as`` decided; for proven games examined past their proofs it is equality
-    for every heap size. Repeated codes (``0.1`` and ``0.10`` are one game) count once.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        A table from :func:`survey` or :func:`load_survey`.
-
-    Returns
-    -------
-    SurveySummary
-        The counts, the classes of equal games and the unproven games.
-
-    Raises
-    ------
-    ArgumentTypeError
-        When ``df`` is not a pandas DataFrame (a TypeError).
-    ArgumentError
-        When ``df`` lacks a column of a survey table (code, status, same_as, checked_to) (a
-        ValueError).
-
-    Examples
-    --------
-    >>> import grundy as gr
-    >>> s = gr.survey_summary(gr.survey(["0.22", "0.23", "0.77", "0.7x"], max_n=2**10, progress=False))
-    >>> s.classes[["code", "members", "size"]].values.tolist()
-    [['0.22', ['0.22', '0.23'], 2], ['0.77', ['0.77'], 1]]
-    >>> s.errors
-    1
-    """
-    import pandas as pd
-
-    if not isinstance(df, pd.DataFrame):
-        raise ArgumentTypeError(
-            f"survey_summary takes the table of gr.survey or gr.load_survey, not {type(df).__name__}"
-        )
-    missing = [c for c in ("code", "status", "same_as", "checked_to") if c not in df.columns]
-    if missing:
-        raise ArgumentError(f"not a survey table: the columns {missing} are missing")
-    df = df.drop_duplicates("code")
-    ok = df[df["status"] != "error"]
-    head = ok["same_as"].where(ok["same_as"].notna(), ok["code"])
-    members: dict[str, list[str]] = {}
-    for code, h in zip(ok["code"], head, strict=True):
-        members.setdefault(h, []).append(code)
-    by_code = df.set_index("code")
-    classes = pd.DataFrame(
-        [
-            {
-                "code": h,
-                "members": m,
-                "size": len(m),
-                **{k: by_code.at[h, k] for k in ("status", "preperiod", "period", "saltus", "checked_to")},
-            }
-            for h, m in members.items()
-        ],
-        columns=["code", "members", "size", "status", "preperiod", "period", "saltus", "checked_to"],
-    )
-    unproven = ok[ok["status"] != "proven"][["code", "status", "period", "checked_to", "same_as"]]
-    n_proven = int((ok["status"] == "proven").sum())
-    return SurveySummary(
-        games=len(df),
-        proven=n_proven,
-        unproven=len(ok) - n_proven,
-        errors=len(df) - len(ok),
-        classes=classes,
-        unproven_games=unproven.reset_index(drop=True),
-    )
