@@ -53,7 +53,7 @@ impl ErrSlot {
 
 /// `grundy.exceptions.<name>(*args)`, imported when first needed (the module is pure Python and
 /// imports nothing from here); `fallback(message)` (a builtin of the same kind) if that fails.
-fn grundy_exception<'py, A>(
+pub(super) fn grundy_exception<'py, A>(
     py: Python<'py>,
     name: &str,
     args: A,

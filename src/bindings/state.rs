@@ -3,14 +3,14 @@
 
 use super::sequence::{in_callback, InCallback, Narrow};
 use super::{
-    argument_error, argument_type_error, not_found_error, on_threads, reentrancy_error, ErrSlot,
-    PyControl,
+    argument_error, argument_type_error, grundy_exception, not_found_error, on_threads,
+    reentrancy_error, ErrSlot, PyControl,
 };
 use crate::error::Error;
 use crate::loopy;
 use crate::state_graph::StateGraph;
 use numpy::PyArray1;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::HashMap;
@@ -151,18 +151,6 @@ fn with_note(py: Python<'_>, e: PyErr, what: &str, state: &Bound<'_, PyAny>) -> 
         (format!("raised by {what} on state {}", show(state)),),
     );
     e
-}
-
-/// An exception of `grundy.exceptions` made with one argument.
-fn exception<'py>(py: Python<'py>, name: &str, arg: Bound<'py, PyAny>) -> PyErr {
-    let made = py
-        .import("grundy.exceptions")
-        .and_then(|m| m.getattr(name))
-        .and_then(|c| c.call1((arg,)));
-    match made {
-        Ok(e) => PyErr::from_value(e),
-        Err(e) => e,
-    }
 }
 
 impl StateExplorer {
@@ -354,11 +342,19 @@ impl StateExplorer {
         match r {
             Ok(()) => Ok(out),
             Err(Error::Cycle(ids)) => {
+                // The core's message names vertex ids; the exception's names the states.
+                let fallback = Error::Cycle(ids.clone()).to_string();
                 let cycle = PyList::empty(py);
                 for &i in &ids {
                     cycle.append(self.states[i as usize].clone_ref(py))?;
                 }
-                Err(exception(py, "CycleError", cycle.into_any()))
+                Err(grundy_exception(
+                    py,
+                    "CycleError",
+                    (cycle,),
+                    PyValueError::new_err,
+                    &fallback,
+                ))
             }
             Err(e) => Err(ctl.slot.raise(e)),
         }
