@@ -75,7 +75,7 @@ def load(codes: list[str], n: int) -> None:
     import os
     import tempfile
 
-    from grundy import _checkpoint
+    from grundy.io import checkpoint as _checkpoint
 
     print(f"{n} values; seconds (one run each)")
     print(f"{'game':>8} {'compute':>9} {'save':>7} {'read+hash':>10} {'gr.load':>8} {'resume':>8}")

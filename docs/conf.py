@@ -51,7 +51,7 @@ html_static_path = ["_static"]
 # An icon of three Nim heaps; without one, browsers request /favicon.ico and log a 404.
 html_favicon = "_static/favicon.svg"
 
-# numpydoc docstrings through napoleon (tests/test_numpydoc.py checks their sections).
+# numpydoc docstrings through napoleon (tests/api/test_numpydoc.py checks their sections).
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 # The return type on a line of its own ("Return type"), as autodoc writes it from the annotation

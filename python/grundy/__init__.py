@@ -12,75 +12,100 @@ Move(component=0, before=10, after=(9,))
 """
 
 from . import exceptions
+
+# ``grundy.misere_quotient`` is both an old module path and the function: the module is loaded first,
+# so that the function bound below stays the attribute (loading a submodule later would replace it).
+from . import misere_quotient as _misere_quotient_module  # noqa: F401
 from ._core import __version__
-from ._nimsum import nim_sum
-from ._survey import SurveySummary, load_survey, survey, survey_summary
+from .analysis import (
+    DEFAULT_MAX_N,
+    MisereQuotient,
+    Periodicity,
+    PretendingPeriod,
+    QuotientBounds,
+    SparseSpace,
+    misere_quotient,
+    misere_quotient_bounds,
+)
 from .exceptions import *  # noqa: F403 - the whole hierarchy, listed once in exceptions.__all__
 from .games import (
     Game,
+    GameGraph,
+    GeneralizedValues,
+    HeapGame,
+    StateGame,
     Subtraction,
     TakeAndBreak,
+    TwoHeapGame,
+    TwoHeapRow,
     dawsons_kayles,
     grundys_game,
     kayles,
     nim,
+    wythoff,
 )
-from .graph import GameGraph
-from .heap_game import HeapGame
 from .io import load, save
-from .loopy import GeneralizedValues, Infinity, drawing_options, sum_outcome, sum_value, value_outcome, winning_options
-from .misere_quotient import (
-    MisereQuotient,
-    PretendingPeriod,
-    QuotientBounds,
-    misere_quotient,
-    misere_quotient_bounds,
+from .play import (
+    Infinity,
+    Move,
+    Position,
+    drawing_options,
+    equivalent,
+    nim_sum,
+    outcomes,
+    sum_outcome,
+    sum_value,
+    value_outcome,
+    winning_options,
 )
-from .periodicity import DEFAULT_MAX_N, Periodicity, SparseSpace
-from .position import Move, Position, equivalent, outcomes
-from .state_game import StateGame
-from .two_heap import TwoHeapGame, TwoHeapRow, wythoff
+from .surveys import SurveySummary, load_survey, survey, survey_summary
 
 __all__ = [
-    *exceptions.__all__,
-    "DEFAULT_MAX_N",
-    "Periodicity",
-    "SparseSpace",
-    "Game",
-    "GameGraph",
-    "HeapGame",
-    "Move",
-    "Position",
-    "Subtraction",
-    "TakeAndBreak",
     "__version__",
-    "dawsons_kayles",
-    "equivalent",
-    "grundys_game",
-    "kayles",
-    "load",
+    # games: the kinds of game (grundy.games)
+    "Game",
+    "TakeAndBreak",
+    "Subtraction",
+    "HeapGame",
     "nim",
-    "nim_sum",
-    "survey",
-    "survey_summary",
-    "load_survey",
-    "SurveySummary",
-    "outcomes",
-    "save",
+    "kayles",
+    "dawsons_kayles",
+    "grundys_game",
+    "GameGraph",
+    "GeneralizedValues",
     "StateGame",
     "TwoHeapGame",
     "TwoHeapRow",
     "wythoff",
-    "GeneralizedValues",
+    # play: sums, positions, moves, outcomes (grundy.play)
+    "nim_sum",
+    "Position",
+    "Move",
+    "equivalent",
+    "outcomes",
     "Infinity",
-    "drawing_options",
-    "sum_outcome",
     "sum_value",
+    "sum_outcome",
     "value_outcome",
     "winning_options",
+    "drawing_options",
+    # analysis: periodicity, sparse space, misère quotients (grundy.analysis)
+    "DEFAULT_MAX_N",
+    "Periodicity",
+    "SparseSpace",
     "MisereQuotient",
     "PretendingPeriod",
     "QuotientBounds",
     "misere_quotient",
     "misere_quotient_bounds",
+    # io: files (grundy.io)
+    "save",
+    "load",
+    # surveys: families of games (grundy.surveys)
+    "survey",
+    "survey_summary",
+    "load_survey",
+    "SurveySummary",
+    # errors (grundy.exceptions)
+    *exceptions.__all__,
 ]

@@ -20,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from . import _display
+from .analysis.periodicity import DEFAULT_MAX_N, period_text, sparse_text
 from .games import Game, Subtraction, TakeAndBreak
-from .periodicity import DEFAULT_MAX_N
+from .play import Position
+from .surveys import survey
 
 GAME_HELP = "take-and-break code (0.77, 4!.0) or subtraction set (S1,2,3)"
 
@@ -73,7 +74,7 @@ def _period(args: argparse.Namespace) -> None:
             )
         )
         return
-    print(f"{game}: {_display.period_text(p)}")
+    print(f"{game}: {period_text(p)}")
     if p.period is not None:
         print(f"preperiod {p.preperiod}, period {p.period}, saltus {p.saltus}")
         print(f"one period: {' '.join(map(str, p.base))}")
@@ -101,7 +102,7 @@ def _sparse(args: argparse.Namespace) -> None:
             )
         )
         return
-    print(f"{game}: {_display.sparse_text(s)}")
+    print(f"{game}: {sparse_text(s)}")
     print(f"rare values: {' '.join(map(str, s.rare_values))}")
     print(f"rare positions: {' '.join(map(str, rare))}")
 
@@ -165,7 +166,6 @@ def _add_sparse(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _moves(args: argparse.Namespace) -> None:
-    from .position import Position
 
     pos = Position(parse_game(args.game), args.heaps)
     play = "misère" if args.misere else "normal"
@@ -192,7 +192,6 @@ def _add_moves(sub: Any) -> None:
 
 
 def _survey(args: argparse.Namespace) -> None:
-    from ._survey import survey
 
     df = survey(
         args.pattern,

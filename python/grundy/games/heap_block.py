@@ -1,0 +1,318 @@
+"""Heaps of one heap game as components of a :class:`~grundy.Position` (the play protocol).
+
+The core lists a heap's options as families (``src/position/family.rs``); :func:`_expand` turns a
+family into the options it stands for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from .. import _core
+from ..analysis.quotient_build import cached_quotient
+from ..exceptions import ArgumentError, SearchLimitError
+from ..play.components import PY_WEIGHT, Components, Work, indices, misere_nim_is_p
+from ..play.move import Move, check_parts
+from ..play.nimsum import heap_array
+
+__all__ = ["HeapComponents", "HeapRuleGame", "option_table"]
+
+
+class HeapRuleGame(Protocol):
+    """What heap components ask of their game (all of it is on :class:`~grundy.Game`)."""
+
+    @property
+    def is_nim(self) -> bool:
+        """Whether the game is Nim."""
+        ...
+
+    def values(self, n: int) -> np.ndarray:
+        """G(0..n-1)."""
+        ...
+
+    def _heap_rule(self) -> Any: ...
+
+    def _py_options(self, n: int) -> list[tuple[int, ...]]: ...
+
+    def _is_option(self, n: int, parts: list[int]) -> bool: ...
+
+    def _nim_after(self, h: int) -> tuple[int, ...]: ...
+
+    def _core_values(self) -> Any: ...
+
+    def _tail(self, top: int) -> tuple[int, int, int] | None: ...
+
+    def _heap_values(self, heaps: np.ndarray) -> np.ndarray: ...
+
+    def _label(self) -> str: ...
+
+    def _misere_rule(self, top: int, limit: int) -> Any: ...
+
+
+def option_table(game: HeapRuleGame, top: int, max_positions: int) -> Any:
+    """Tabulate the options of heaps ``0..top`` of a rule written in Python, for the misère search.
+
+    Raises
+    ------
+    SearchLimitError
+        When ``top`` is larger than ``max_positions`` (the table alone would pass the limit).
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> t = option_table(gr.Subtraction(allowed=lambda n, k: k <= 2), 3, 100)
+    >>> type(t).__name__
+    'OptionTable'
+    """
+    if top > max_positions:
+        raise SearchLimitError(
+            f"the misère search tabulates the options of every heap up to {top} of {game._label()}, more than "
+            f"max_positions = {max_positions}; try smaller heaps",
+            max_positions,
+        )
+    opt_start, part_start, parts = [0], [0], list[int]()
+    for n in range(top + 1):
+        for o in game._py_options(n):
+            parts.extend(o)
+            part_start.append(len(parts))
+        opt_start.append(len(part_start) - 1)
+    u = np.uint64
+    return _core.OptionTable(np.array(opt_start, u), np.array(part_start, u), np.array(parts, u))
+
+
+def _expand(kind: str, x: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Yield the options a family from the core stands for (see ``src/position/family.rs``)."""
+    if kind == "one":
+        yield tuple(x)
+    elif kind == "singles":
+        h0, step, count = x
+        for i in range(count):
+            yield (h0 + i * step,)
+    elif kind == "pairs":
+        prefix, s, a0, step, count = x
+        for i in range(count):
+            a = a0 + i * step
+            yield (prefix, a, s - a) if prefix else (a, s - a)
+    elif kind == "submask":
+        c, t, free = x
+        m = 0
+        while True:
+            if c or m:
+                yield (c | m, c | (t ^ m))
+            if m == free:
+                break
+            m = ((m | ~free) + 1) & free  # next submask of free, increasing
+    elif kind == "grid":
+        s, a, b0, lo, step, u = x
+        while 3 * a + 3 * u <= s:
+            bmin = max(lo, a + u)
+            b = bmin + (b0 - bmin) % step
+            bmax = (s - a - u) // 2
+            while b <= bmax:
+                yield (a, b, s - a - b)
+                b += step
+            a += step
+    else:  # pragma: no cover - the core knows no other kind
+        raise AssertionError(kind)
+
+
+class HeapComponents:
+    """Heaps of one heap game, as a read-only ``uint64`` array (see :class:`~grundy.play.components.Components`).
+
+    Parameters
+    ----------
+    game : Game
+        The heap game.
+    heaps : numpy.ndarray
+        The heap sizes, a read-only ``uint64`` array.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> b = gr.kayles()._components([4, 5])
+    >>> b.values().tolist()
+    [1, 4]
+    """
+
+    __slots__ = ("game", "heaps", "_values")
+
+    def __init__(self, game: HeapRuleGame, heaps: np.ndarray) -> None:
+        self.game = game
+        self.heaps = heaps
+        self._values: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, game: HeapRuleGame, heaps: Any) -> HeapComponents:
+        """Validate heap sizes (an iterable, an integer array or one int) into a block."""
+        if isinstance(heaps, (int, np.integer)) and not isinstance(heaps, (bool, np.bool_)):
+            heaps = [heaps]
+        arr = np.array(heap_array(heaps), dtype=np.uint64)  # a private copy
+        arr.flags.writeable = False
+        return cls(game, arr)
+
+    def __len__(self) -> int:
+        """Return the number of heaps."""
+        return int(self.heaps.size)
+
+    def item(self, i: int) -> int:
+        """Return heap ``i``."""
+        return int(self.heaps[i])
+
+    def items(self) -> list[Any]:
+        """Return the heaps as a list of ints."""
+        return list(self.heaps.tolist())
+
+    def values(self) -> np.ndarray:
+        """Return G of every heap, ``uint64``."""
+        if self._values is None:
+            if self.game.is_nim or not self.heaps.size:
+                self._values = self.heaps
+            else:
+                self._values = self.game._heap_values(self.heaps)
+        return self._values
+
+    def same_game(self, other: Components) -> bool:
+        """Whether ``other`` holds heaps of an equal game."""
+        return isinstance(other, HeapComponents) and other.game == self.game
+
+    def generalized(self) -> list[Any] | None:
+        """Return None: heap games have ordinary values."""
+        return None
+
+    def merge(self, other: Components) -> HeapComponents:
+        """Return this block's heaps followed by ``other``'s."""
+        assert isinstance(other, HeapComponents)
+        arr = np.concatenate([self.heaps, other.heaps])
+        arr.flags.writeable = False
+        return HeapComponents(self.game, arr)
+
+    def _options(self, n: int, target: int | None, work: Work, tail: Any = None) -> Iterator[tuple[int, ...]]:
+        """Yield the options of heap ``n`` (those worth ``target`` when given)."""
+        rule = self.game._heap_rule()
+        if rule is None:
+            work.spend(PY_WEIGHT * (n + 1))
+            if target is None:
+                yield from self.game._py_options(n)
+                return
+            table = self.game.values(n + 1).astype(np.uint64)
+            for after in self.game._py_options(n):
+                if int(np.bitwise_xor.reduce(table[list(after)], initial=np.uint64(0))) == target:
+                    yield after
+            return
+        seq = self.game._core_values()
+        cursor: tuple[int, int] | None = (0, 0)
+        while cursor is not None:
+            fams, cursor, done = rule.search(seq, tail, n, target, cursor, work.slice())
+            work.spend(done)
+            for kind, x in fams:
+                yield from _expand(kind, x)
+
+    def moves(self, start: int, work: Work) -> Iterator[Move]:
+        """Yield every move, heap by heap."""
+        for i, h in enumerate(self.heaps.tolist()):
+            for after in self._options(h, None, work):
+                yield Move(start + i, h, after)
+
+    def winning(self, start: int, x: int, work: Work) -> Iterator[Move]:
+        """Yield the moves of heaps ``h`` to options worth ``G(h) ^ x``."""
+        heaps = self.heaps
+        if self.game.is_nim:
+            # Classic Nim: the heaps h with h ^ x < h (those with x's top bit) move to h ^ x.
+            target = heaps ^ np.uint64(x)
+            for i in indices(target < heaps):
+                yield Move(start + i, int(heaps[i]), self.nim_after(int(target[i])))
+            return
+        targets = self.values() ^ np.uint64(x)
+        rule = self.game._heap_rule()
+        if rule is None:
+            for i, h in enumerate(heaps.tolist()):
+                for after in self._options(h, int(targets[i]), work):
+                    yield Move(start + i, h, after)
+            return
+        tail = self.game._tail(int(heaps.max()))
+        # Which heaps have a winning option at all: in parallel in the core, once per heap size.
+        uniq, inverse = np.unique(heaps, return_inverse=True)
+        first = np.zeros(uniq.size, dtype=np.intp)
+        first[inverse[::-1]] = np.arange(heaps.size)[::-1]
+        has = rule.has_option(self.game._core_values(), tail, uniq, np.ascontiguousarray(targets[first]))
+        for i in indices(has[inverse]):
+            h = int(heaps[i])
+            for after in self._options(h, int(targets[i]), work, tail):
+                yield Move(start + i, h, after)
+
+    def play(self, i: int, move: Move) -> HeapComponents:
+        """Return the block with heap ``i`` replaced by the heaps ``move.after``."""
+        before = self.item(i)
+        if move.before != before or isinstance(move.before, bool):
+            raise ArgumentError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")
+        parts = check_parts(move.after, move)
+        if not self.game._is_option(before, parts):
+            raise ArgumentError(
+                f"{move!r} does not belong to this position: {move.after!r} is not an option of a heap of "
+                f"{before} in {self.label()}"
+            )
+        arr = np.concatenate([self.heaps[:i], np.asarray(parts, dtype=np.uint64), self.heaps[i + 1 :]])
+        arr.flags.writeable = False
+        return HeapComponents(self.game, arr)
+
+    def nim_heaps(self) -> np.ndarray | None:
+        """Return the heaps when the game is Nim, else None."""
+        return self.heaps if self.game.is_nim else None
+
+    def nim_after(self, h: int) -> tuple[Any, ...]:
+        """Return what a Nim move to a heap of ``h`` leaves."""
+        return self.game._nim_after(h)
+
+    def misere_p(self, limit: int) -> bool | None:
+        """Return the misère outcome through the game's misère quotient when one is cached or cheap, else None."""
+        q = self._quotient()
+        return None if q is None else q.outcome(self.heaps) == "P"
+
+    def misere_winning(self, start: int) -> Iterator[Move] | None:
+        """Return the misère winning moves through the game's misère quotient, or None without one."""
+        q = self._quotient()
+        if q is None:
+            return None
+        # The quotient finds the winning options once per heap size; every heap of that size has them.
+        by_size: dict[int, list[tuple[int, ...]]] = {}
+        for m in q.winning_moves(self.heaps):
+            by_size.setdefault(int(m.before), []).append(m.after)
+        heaps = self.heaps
+        return (
+            Move(start + i, int(heaps[i]), after)
+            for i in indices(np.isin(heaps, np.fromiter(by_size, np.uint64, len(by_size))))
+            for after in by_size[int(heaps[i])]
+        )
+
+    def _quotient(self) -> Any:
+        if self.game.is_nim or not self.heaps.size:
+            return None
+        top = int(self.heaps.max())
+        q = cached_quotient(self.game, top)
+        return q if q is not None and q.max_heap >= top else None
+
+    def misere_root(self, limit: int) -> tuple[Any, list[int]]:
+        """Return the rule for the misère search (a table of options for Python rules) and the heaps."""
+        top = int(self.heaps.max()) if self.heaps.size else 0
+        return self.game._misere_rule(top, limit), list(self.heaps.tolist())
+
+    def misere_after(self, i: int, after: Sequence[int]) -> tuple[Any, ...]:
+        """Return the heaps a misère-search move leaves."""
+        return tuple(after)
+
+    def row_outcomes(self, rows: np.ndarray, misere: bool, limit: int) -> np.ndarray:
+        """Return whether each row of heaps is a P-position (in parallel in the core)."""
+        if misere:
+            if self.game.is_nim:
+                return misere_nim_is_p(rows)
+            rule, _ = HeapComponents(self.game, rows.ravel()).misere_root(limit)
+            return _core.misere_outcomes([rule], rows, limit)
+        tail = (0, 1, 1) if self.game.is_nim else self.game._tail(int(rows.max()))
+        return _core.outcomes(self.game._core_values(), tail, rows)
+
+    def label(self) -> str:
+        """Return the game's name and code (or constructor)."""
+        return self.game._label()

@@ -1,0 +1,131 @@
+"""Misère play of sums: misère Nim by its exact rule, anything else by exhaustive search in the core.
+
+Misère play has no sum rule. A sum whose every component is Nim follows misère Nim's rule (play as in
+normal Nim unless that would leave only heaps of size <= 1; then leave an odd number of 1-heaps); any
+other sum is decided by a memoised search over the positions reachable from it, which stops with
+:class:`~grundy.SearchLimitError` after ``max_positions`` distinct positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from .._validate import as_limit
+from ..exceptions import SearchLimitError
+from .components import Components, indices, misere_nim_is_p
+from .move import Move
+
+__all__ = ["MISERE_MAX_POSITIONS", "limit", "nim_moves", "search"]
+
+#: Default limit of the exhaustive misère search: distinct positions examined.
+MISERE_MAX_POSITIONS = 10**6
+
+
+def limit(max_positions: int | None) -> int:
+    """Return the search limit a caller asked for, or the default.
+
+    Examples
+    --------
+    >>> limit(None) == MISERE_MAX_POSITIONS, limit(5)
+    (True, 5)
+    """
+    return MISERE_MAX_POSITIONS if max_positions is None else as_limit(max_positions, "max_positions")
+
+
+def nim_moves(blocks: Sequence[Components], heaps: np.ndarray) -> Iterator[Move]:
+    """Yield every move of a misère Nim sum to a misère P-position.
+
+    Move as in normal Nim unless that leaves only heaps of size <= 1; then leave an odd number of
+    1-heaps. ``heaps`` are the sum's heaps in order, ``blocks`` the blocks holding them.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> pos = gr.Position(gr.nim(), [1, 1, 2])
+    >>> [str(m) for m in nim_moves(pos._blocks, np.array([1, 1, 2], dtype=np.uint64))]
+    ['component 2: 2 -> 1']
+    """
+    h = heaps
+    if misere_nim_is_p(h.reshape(1, -1))[0]:
+        return
+    x = int(_core.nim_sum(h)) if h.size else 0
+    big_others = int(np.count_nonzero(h > 1)) - (h > 1)
+    ones_others = int(np.count_nonzero(h == 1)) - (h == 1)
+    target = h ^ np.uint64(x)
+    # (a) nim-sum 0 with some heap > 1 left.
+    a = (target < h) & ((big_others > 0) | (target > 1))
+    # (b) only heaps <= 1 left, an odd number of them 1.
+    one = (ones_others % 2 == 0).astype(np.uint64)
+    b = (big_others == 0) & (one < h)
+    owner = np.repeat(np.arange(len(blocks)), [len(blk) for blk in blocks])
+    for i in indices(a | b):
+        blk = blocks[owner[i]]
+        for ok, to in ((a[i], int(target[i])), (b[i], int(one[i]))):
+            if ok:
+                yield Move(i, int(h[i]), blk.nim_after(to))
+
+
+def search(blocks: Sequence[Components], max_positions: int, want_moves: bool) -> tuple[bool, list[Move]]:
+    """Decide a sum by exhaustive search: whether it is a misère P-position, and its winning moves.
+
+    Raises
+    ------
+    SearchLimitError
+        After ``max_positions`` distinct positions.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> search(gr.Position(gr.kayles(), [2, 2])._blocks, 1000, True)
+    (True, [])
+    """
+    games: list[Any] = []
+    root: list[tuple[int, int]] = []
+    for g, b in enumerate(blocks):
+        core, ids = b.misere_root(max_positions)
+        games.append(core)
+        root += [(g, i) for i in ids]
+    try:
+        is_p, moves, _ = _core.misere_search(games, root, max_positions, want_moves)
+    except SearchLimitError as e:
+        hint = _quotient_hint(blocks)
+        if hint is None:
+            raise
+        raise SearchLimitError(f"{e}. {hint}", e.limit) from None
+    starts = np.cumsum([0] + [len(b) for b in blocks])
+    out = []
+    for c, after in moves:
+        k = int(np.searchsorted(starts, c, side="right")) - 1
+        b, i = blocks[k], c - int(starts[k])
+        out.append(Move(c, b.item(i), b.misere_after(i, after)))
+    return is_p, out
+
+
+def _quotient_hint(blocks: Sequence[Components]) -> str | None:
+    """How a misère quotient answers a sum of heaps of one heap game at once, when the sum is one.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> _quotient_hint(gr.Position(gr.kayles(), [25, 30])._blocks)[:50]
+    'Sums of heaps of Kayles 0.77 are played through it'
+    >>> "gr.misere_quotient(game, 30)" in _quotient_hint(gr.Position(gr.kayles(), [25, 30])._blocks)
+    True
+    """
+    games = {id(getattr(b, "game", None)): getattr(b, "game", None) for b in blocks}
+    if len(games) != 1:
+        return None
+    (game,) = games.values()
+    heaps = getattr(blocks[0], "heaps", None)
+    if game is None or not hasattr(game, "_heap_rule") or heaps is None:
+        return None
+    top = max((int(np.max(b.heaps)) for b in blocks if b.heaps.size), default=0)  # type: ignore[attr-defined]
+    return (
+        f"Sums of heaps of {game._label()} are played through its misère quotient: "
+        f"gr.misere_quotient(game, {top}) computes it (often in well under a second, where the "
+        "quotient is small), and Position then uses it for sums of any number of heaps up to that size"
+    )
