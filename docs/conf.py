@@ -109,10 +109,14 @@ nitpick_ignore = [
             "collections.abc.Hashable",
             "collections.abc.Iterator",
             "ValueTable",
+            # What a public signature or base names from inside the packages: a mixin and a protocol.
+            "grundy.games.heap_display.HeapGameDisplay",
+            "grundy.games.loopy.LabelledGraph",
         )
     ),
 ]
-nitpick_ignore_regex = [("py:class", r"grundy\._[a-z_]+\.[A-Za-z_]+")]
+# Classes of private modules (grundy._ui.display, grundy.games._grid, ...).
+nitpick_ignore_regex = [("py:class", r"grundy(\.[a-z]+)*\._[a-z_]+\.[A-Za-z_]+")]
 myst_enable_extensions = ["colon_fence", "dollarmath", "deflist"]
 myst_heading_anchors = 3
 
