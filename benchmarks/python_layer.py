@@ -22,9 +22,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 #: name -> (setup, timed statement): the statement is timed once, after the setup, in a new process.
 CASES = {
-    "values: Kayles to 2^20": ("g = gr.kayles()", "g.values(2**20, progress=False)"),
+    "values: Kayles to 2^22, no period filling": (
+        "g = gr.kayles()",
+        "g.values(2**22, progress=False, from_period=False)",
+    ),
     "values: 0.6 to 2^20": ("g = gr.TakeAndBreak('0.6')", "g.values(2**20, progress=False)"),
-    "values: 10^4 small calls": ("g = gr.kayles(); g.values(100)", "[g.value(i % 100) for i in range(10**4)]"),
+    "value: 10^5 calls": ("g = gr.kayles(); g.values(100)", "[g.value(i % 100) for i in range(10**5)]"),
     "periodicity: 0.354 proven": ("g = gr.TakeAndBreak('0.354')", "g.periodicity(progress=False)"),
     "periodicity: Kayles, 1000 fresh games": ("", "[gr.kayles().periodicity() for _ in range(1000)]"),
     "winning_moves: Kayles, 10^5 heaps": (
