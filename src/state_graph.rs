@@ -563,6 +563,71 @@ mod tests {
         assert_eq!(g.values(), &[INFINITE, INFINITE]);
     }
 
+    /// The misère search over a state graph (vertex n: a Kayles row of n pins, each option the
+    /// rows it leaves, empty rows left out) agrees with the same search over Kayles' heap rule.
+    #[test]
+    fn misere_search_over_states_matches_the_heap_rule() {
+        use crate::position::{HeapRule, Misere, MisereGame};
+        let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+        let mut g = StateGraph::new();
+        for n in 0..10u32 {
+            for k in 1..=2.min(n) {
+                for a in 0..=n - k {
+                    let parts: Vec<u32> = [a, n - k - a].into_iter().filter(|&p| p > 0).collect();
+                    g.push_option(&parts);
+                }
+            }
+            g.end_vertex();
+        }
+        g.solve(&NoControl).unwrap();
+        g.push_option(&[9]);
+        g.end_vertex(); // vertex 10, recorded but not solved: not a component yet
+        let games = [MisereGame::Rule(&kayles), MisereGame::State(&g)];
+        let mut m = Misere::new(&games, 1 << 20, &NoControl);
+        let mut p_count = 0;
+        for a in 0..10u64 {
+            for b in a..10 {
+                for c in b..7 {
+                    let want = m.is_p(&[(0, a), (0, b), (0, c)]).unwrap();
+                    assert_eq!(m.is_p(&[(1, a), (1, b), (1, c)]).unwrap(), want);
+                    assert_eq!(m.is_p(&[(1, c), (0, a), (1, b)]).unwrap(), want);
+                    p_count += want as usize;
+                }
+            }
+        }
+        assert!(p_count > 10, "{p_count}");
+        // Winning moves name the component moved in and the vertices left.
+        let normal = |v: Vec<(usize, Vec<u64>)>| -> Vec<(usize, Vec<u64>)> {
+            let mut v: Vec<_> = v
+                .into_iter()
+                .map(|(i, mut p)| {
+                    p.retain(|&x| x > 0); // the heap rule leaves empty heaps, the graph none
+                    p.sort_unstable();
+                    (i, p)
+                })
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let mut with_moves = 0;
+        for a in 0..8u64 {
+            for b in 0..8 {
+                let states = m.winning_moves(&[(1, a), (1, b)]).unwrap();
+                with_moves += !states.is_empty() as usize;
+                let heaps = m.winning_moves(&[(0, a), (0, b)]).unwrap();
+                assert_eq!(normal(heaps), normal(states), "{a} + {b}");
+            }
+        }
+        assert!(with_moves > 10, "{with_moves}");
+        assert!(matches!(m.is_p(&[(1, 10)]), Err(Error::Invalid(_))));
+        let mut tiny = Misere::new(&games[1..], 5, &NoControl);
+        assert!(matches!(
+            tiny.is_p(&[(0, 9), (0, 9), (0, 8)]),
+            Err(Error::SearchLimit { limit: 5, .. })
+        ));
+    }
+
     #[test]
     fn unrecorded_parts_and_stops() {
         let mut g = build(&[vec![vec![1]]]);

@@ -22,6 +22,7 @@ __all__ = [
     "outcomes",
     "misere_search",
     "misere_outcomes",
+    "MISERE_MAX_POSITIONS",
     "StateExplorer",
     "TwoHeap",
     "scan_period",
@@ -160,6 +161,9 @@ class OptionTable:
 
 def heap_values(seq: Sequence, tail: tuple[int, int, int] | None, heaps: np.ndarray) -> np.ndarray: ...
 def outcomes(seq: Sequence, tail: tuple[int, int, int] | None, heaps: np.ndarray) -> np.ndarray: ...
+#: The default of ``max_positions``: the one limit of the exhaustive misère search.
+MISERE_MAX_POSITIONS: int
+
 def misere_search(
     games: list[HeapRule | OptionTable | Graph],
     root: list[tuple[int, int]],
@@ -205,6 +209,9 @@ class StateExplorer:
     ) -> np.ndarray: ...
     def value(self, id: int) -> int: ...
     def option_parts(self, id: int) -> list[list[int]]: ...
+    def misere_search(
+        self, root: list[int], max_positions: int, want_moves: bool = False
+    ) -> tuple[bool, list[tuple[int, list[int]]], int]: ...
     def state(self, id: int) -> Any: ...
     @property
     def num_states(self) -> int: ...

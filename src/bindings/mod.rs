@@ -300,6 +300,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position::outcomes, m)?)?;
     m.add_function(wrap_pyfunction!(position::misere_search, m)?)?;
     m.add_function(wrap_pyfunction!(position::misere_outcomes, m)?)?;
+    m.add(
+        "MISERE_MAX_POSITIONS",
+        crate::position::misere::MAX_POSITIONS,
+    )?;
     m.add_class::<state::StateExplorer>()?;
     m.add_class::<two_heap::TwoHeap>()?;
     m.add_function(wrap_pyfunction!(two_heap::scan_period, m)?)?;

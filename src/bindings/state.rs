@@ -8,6 +8,7 @@ use super::{
 };
 use crate::error::Error;
 use crate::loopy;
+use crate::position::misere::{Comp, Misere, MisereGame};
 use crate::state_graph::StateGraph;
 use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -563,6 +564,48 @@ impl StateExplorer {
             .option_ids(id)
             .map(|j| this.graph.option_parts(j).to_vec())
             .collect())
+    }
+
+    /// Misère play of the sum of the explored states `root` (ids, repeats allowed), by the core's
+    /// exhaustive misère search, without the GIL: `(is_p, moves, positions examined)`. When
+    /// `want_moves` and the sum is N, `moves` lists each move to a misère P-position as (index in
+    /// `root`, ids of the parts it leaves), one per option. SearchLimitError past `max_positions`
+    /// distinct positions; Ctrl-C raises KeyboardInterrupt.
+    #[pyo3(signature = (root, max_positions, want_moves=false))]
+    #[allow(clippy::type_complexity)]
+    fn misere_search(
+        slf: &Bound<'_, Self>,
+        root: Vec<u32>,
+        max_positions: usize,
+        want_moves: bool,
+    ) -> PyResult<(bool, Vec<(usize, Vec<u32>)>, usize)> {
+        let this = Self::borrow(slf)?;
+        if this.loopy {
+            // A loopy graph has cycles, through which the search would never end.
+            return Err(argument_error(
+                "misère play of loopy games is not supported: the generalized Sprague-Grundy \
+                 values and their sum rules hold for normal play only (misere=False)",
+            ));
+        }
+        for &id in &root {
+            this.check_id(id as usize)?;
+        }
+        let graph = &this.graph;
+        PyControl::run(slf.py(), ErrSlot::default(), None, |ctl| {
+            let games = [MisereGame::State(graph)];
+            let comps: Vec<Comp> = root.iter().map(|&id| (0, id as u64)).collect();
+            let mut m = Misere::new(&games, max_positions, ctl);
+            let p = m.is_p(&comps)?;
+            let moves = if want_moves && !p {
+                m.winning_moves(&comps)?
+                    .into_iter()
+                    .map(|(i, parts)| (i, parts.into_iter().map(|x| x as u32).collect()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Ok((p, moves, m.positions()))
+        })
     }
 
     /// The ids of the options of an explored state of a loopy game (each option is one state).

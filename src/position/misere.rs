@@ -27,6 +27,7 @@ use super::{HeapValues, Tail};
 use crate::engine::{Control, Values, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
+use crate::state_graph::StateGraph;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -35,6 +36,10 @@ use std::time::Instant;
 
 /// A component: the index of its game and a heap size (or vertex id).
 pub type Comp = (u32, u64);
+
+/// The default of `max_positions`: the one limit of every exhaustive misère search (heap sums,
+/// game graphs and state games), which Python reads as `grundy._core.MISERE_MAX_POSITIONS`.
+pub const MAX_POSITIONS: usize = 1_000_000;
 
 /// The options of heaps `0..N` of a rule given as data (a Python callable, tabulated).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +103,9 @@ pub enum MisereGame<'a> {
     Table(&'a OptionTable),
     /// A vertex of a game graph.
     Graph(&'a Graph),
+    /// A solved vertex of an explored state graph (a `StateGame`); its options are sums of
+    /// vertices. The graph must be acyclic, as [`StateGraph::solve`] makes sure.
+    State(&'a StateGraph),
 }
 
 /// Options of a rule are listed in slices of this much work.
@@ -113,6 +121,7 @@ impl MisereGame<'_> {
             MisereGame::Rule(_) => return Ok(()),
             MisereGame::Table(t) => ("heap", t.heaps()),
             MisereGame::Graph(g) => ("vertex", g.num_vertices() as u64),
+            MisereGame::State(s) => ("state", s.num_solved() as u64),
         };
         if x < limit {
             Ok(())
@@ -155,6 +164,15 @@ impl MisereGame<'_> {
                 }
                 Ok(())
             }
+            MisereGame::State(s) => {
+                let mut parts = Vec::new();
+                for j in s.option_ids(x as usize) {
+                    parts.clear();
+                    parts.extend(s.option_parts(j).iter().map(|&p| p as u64));
+                    f(&parts)?;
+                }
+                Ok(())
+            }
         }
     }
 
@@ -165,9 +183,9 @@ impl MisereGame<'_> {
     /// [`Error::Invalid`] for a graph (its vertices are not heap sizes) or a heap past a table;
     /// [`Error::Memory`] when the lists would not fit; the error of the control.
     pub fn option_lists(&self, max_heap: u64, ctl: &dyn Control) -> Result<Vec<Vec<Vec<u32>>>> {
-        if let MisereGame::Graph(_) = self {
+        if let MisereGame::Graph(_) | MisereGame::State(_) = self {
             return Err(Error::Invalid(
-                "option lists are for heap games, not game graphs".into(),
+                "option lists are for heap games, not game graphs or state games".into(),
             ));
         }
         if max_heap >= u32::MAX as u64 {
@@ -229,6 +247,7 @@ impl MisereGame<'_> {
             }
             MisereGame::Table(t) => t.opt_start[x as usize] < t.opt_start[x as usize + 1],
             MisereGame::Graph(g) => g.out_degree(x as usize) > 0,
+            MisereGame::State(s) => !s.option_ids(x as usize).is_empty(),
         })
     }
 }

@@ -1,4 +1,4 @@
-"""Ctrl-C and memory on the long paths of misère quotients and StateGame exploration (issue 32).
+"""Ctrl-C and memory on the long paths of misère quotients, StateGame exploration and misère search (issue 32).
 
 Each test runs the work in a subprocess, interrupts it (SIGINT) or caps its memory with
 ``GRUNDY_MEMORY_LIMIT`` (bytes, read by the core's memory checks), and bounds the wait.
@@ -38,6 +38,11 @@ except BaseException as e:
 
 MISERE_037 = '    gr.misere_quotient(gr.TakeAndBreak("0.37"), 16, progress=False)'
 STATE_RANGE = "    gr.StateGame(lambda s: range(1, 10**12) if s == 0 else [], progress=False).value(0)"
+# Kayles as a StateGame: a sum of five rows whose misère search runs for minutes.
+STATE_MISERE = """    def rows(n):
+        return [(a, n - k - a) for k in (1, 2) for a in range(n - k + 1)]
+    g = gr.StateGame(rows, components=lambda s: [x for x in s if x] if isinstance(s, tuple) else [s], progress=False)
+    g.outcome((14, 15, 16, 17, 18), misere=True, max_positions=10**9)"""
 
 
 def _start(body: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
@@ -110,6 +115,11 @@ def test_misere_quotient_refuses_an_absurd_max_heap_at_once() -> None:
 
 def test_state_game_obeys_ctrl_c_while_reading_a_long_option_iterable() -> None:
     name, _, _ = _interrupted(STATE_RANGE, after=1.5)
+    assert name == "KeyboardInterrupt"
+
+
+def test_state_game_misere_search_obeys_ctrl_c() -> None:
+    name, _, _ = _interrupted(STATE_MISERE, after=2.0)
     assert name == "KeyboardInterrupt"
 
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..exceptions import ArgumentError, ArgumentTypeError, SearchLimitError
+from ..exceptions import ArgumentError, ArgumentTypeError
 from ..play.components import PY_WEIGHT, Components, Work
 from ..play.move import Move
 
-__all__ = ["StateComponents", "misere_p"]
+__all__ = ["StateComponents"]
 
 
 class StateComponents:
@@ -173,46 +173,3 @@ class StateComponents:
         """Return the game's name."""
         return str(self.game._name())
 
-
-def misere_p(root: tuple[int, ...], option_parts: Callable[[int], list[list[int]]], limit: int) -> bool:
-    """Whether a sum of explored components (a sorted tuple of component ids) is a misère P-position.
-
-    A memoised depth-first search, iterative (no recursion limit); ``option_parts(c)`` lists the
-    options of component ``c``, each as the component ids it leaves. SearchLimitError past ``limit``
-    sums.
-
-    >>> misere_p((0,), lambda c: [[]] if c else [], 10)  # one component with no move: N
-    False
-    """
-    memo: dict[tuple[int, ...], bool] = {}
-    opts_of: dict[int, list[list[int]]] = {}
-
-    def options(s: tuple[int, ...]) -> list[tuple[int, ...]]:
-        out: list[tuple[int, ...]] = []
-        for idx, c in enumerate(s):
-            if idx and s[idx - 1] == c:
-                continue
-            if c not in opts_of:
-                opts_of[c] = option_parts(c)
-            rest = s[:idx] + s[idx + 1 :]
-            out.extend(tuple(sorted(rest + tuple(p))) for p in opts_of[c])
-        return out
-
-    stack: list[tuple[tuple[int, ...], list[tuple[int, ...]]]] = [(root, options(root))]
-    while stack:
-        s, opts = stack[-1]
-        pending = next((o for o in opts if o not in memo), None)
-        if pending is not None:
-            if len(memo) + len(stack) > limit:
-                raise SearchLimitError(
-                    f"the misère search met more than max_positions = {limit} sums; raise max_positions",
-                    limit,
-                )
-            if any(t[0] == pending for t in stack):
-                raise ArgumentError("the game has a cycle: misère outcome undefined")  # pragma: no cover
-            stack.append((pending, options(pending)))
-            continue
-        stack.pop()
-        # No move: the player to move wins (N). Otherwise P iff every option is N.
-        memo[s] = bool(opts) and all(not memo[o] for o in opts)
-    return memo[root]

@@ -26,7 +26,6 @@ from ..play.misere import limit as misere_limit
 from ..play.values import INFINITE, Infinity, Value, _normal_play, drawing_options, value_outcome
 from ._grid import CARD_CELLS, GridGame
 from .loopy import GeneralizedValues
-from .state_block import misere_p
 from .state_explored import ExploredStates
 
 
@@ -364,9 +363,9 @@ class StateGame(GridGame):
 
         Normal play: P exactly when the value is 0. A loopy game (``loopy=True``) adds draws:
         ``Infinity(K)`` is N when 0 is in K and D otherwise. Misère play (the player who cannot
-        move wins): exhaustive search over the sums of explored components reachable from
-        ``state``, SearchLimitError (a ValueError) past ``max_positions`` of them; not for loopy
-        games.
+        move wins): the core's exhaustive misère search (the one of heap sums) over the sums of
+        explored components reachable from ``state``, SearchLimitError (a ValueError) past
+        ``max_positions`` of them; not for loopy games.
 
         Parameters
         ----------
@@ -375,7 +374,7 @@ class StateGame(GridGame):
         misere : bool
             Misère play instead of normal play.
         max_positions : int, optional
-            The most sums the misère search may visit (default
+            The most distinct sums the misère search may meet (default
             ``grundy.position.MISERE_MAX_POSITIONS``, 10**6, as for heap sums).
 
         Returns
@@ -406,17 +405,19 @@ class StateGame(GridGame):
             return value_outcome(self.value(state))
         if not as_flag(misere, "misere"):
             return "P" if self.value(state) == 0 else "N"
-        return "P" if self._misere_p(tuple(sorted(self._parts(state))), max_positions) else "N"
+        limit = misere_limit(max_positions)  # checked before any exploring
+        return "P" if self._misere_p(self._parts(state), limit) else "N"
 
     def _misere_sum_p(self, states: list[Hashable], max_positions: int | None) -> bool:
         """Whether the sum of ``states`` is a misère P-position (what a Position asks)."""
         if self.loopy:
             _normal_play(True)
-        return self._misere_p(tuple(sorted(i for s in states for i in self._parts(s))), max_positions)
+        limit = misere_limit(max_positions)
+        return self._misere_p([i for p in self._run("explore", states) for i in p], limit)
 
-    def _misere_p(self, root: tuple[int, ...], max_positions: int | None) -> bool:
-        """Misère outcome of a sum of explored components (a sorted tuple of ids)."""
-        return misere_p(root, self._core.option_parts, misere_limit(max_positions))
+    def _misere_p(self, root: list[int], limit: int) -> bool:
+        """Misère outcome of a sum of explored components (ids): the core's one exhaustive misère search."""
+        return bool(self._core.misere_search(root, limit)[0])
 
     # -- moves (what a Position component needs) -------------------------------------------------
     def moves(self, state: Hashable) -> list[tuple[Hashable, tuple[Hashable, ...]]]:

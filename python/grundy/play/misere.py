@@ -21,8 +21,9 @@ from .move import Move
 
 __all__ = ["MISERE_MAX_POSITIONS", "limit", "nim_moves", "search"]
 
-#: Default limit of the exhaustive misère search: distinct positions examined.
-MISERE_MAX_POSITIONS = 10**6
+#: Default limit of the exhaustive misère search (heap sums, graphs, state games): distinct positions examined.
+#: The core's constant, so that there is one.
+MISERE_MAX_POSITIONS = _core.MISERE_MAX_POSITIONS
 
 
 def limit(max_positions: int | None) -> int:
