@@ -31,6 +31,8 @@ __all__ = [
     "MisereQuotient",
     "misere_quotient",
     "misere_quotient_bounds",
+    "BoardGame",
+    "memory_available",
 ]
 
 __version__: str
@@ -284,3 +286,39 @@ def misere_quotient(
 def misere_quotient_bounds(
     game: HeapRule | OptionTable, heap: int, copies: int
 ) -> tuple[int, list[int], int, int]: ...
+
+# -- board games: Cram, Node Kayles, Arc Kayles, Chomp (src/bindings/board.rs) --------------------
+class _SearchStats(TypedDict):
+    nodes: int
+    table_entries: int
+    table_capacity: int
+    table_bytes: int
+
+@final
+class BoardGame:
+    """A board game of the core; positions are ints, bit ``i`` set when cell (vertex) ``i`` is free."""
+
+    def __new__(
+        cls,
+        kind: str,
+        memory: int,
+        rows: int = 0,
+        cols: int = 0,
+        n: int = 0,
+        edges: list[tuple[int, int]] | None = None,
+    ) -> BoardGame: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def memory(self) -> int: ...
+    @property
+    def start(self) -> int: ...
+    def check(self, pos: int) -> int: ...
+    def options(self, pos: int) -> list[int]: ...
+    def components(self, pos: int) -> list[int]: ...
+    def value(self, pos: int, progress: Callable[[int, int], Any] | None = None) -> int: ...
+    def is_zero(self, pos: int, progress: Callable[[int, int], Any] | None = None) -> bool: ...
+    def winning(self, pos: int, target: int, progress: Callable[[int, int], Any] | None = None) -> list[int]: ...
+    def stats(self) -> _SearchStats: ...
+
+def memory_available() -> int | None: ...

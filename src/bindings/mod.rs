@@ -1,6 +1,7 @@
 //! The PyO3 layer: converts arguments, releases the GIL around the core, polls for Ctrl-C and maps
 //! core errors to Python exceptions. No algorithm lives here.
 
+mod board;
 mod graph;
 mod loopy;
 mod misere;
@@ -312,5 +313,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<misere::MisereQuotient>()?;
     m.add_function(wrap_pyfunction!(misere::misere_quotient, m)?)?;
     m.add_function(wrap_pyfunction!(misere::misere_quotient_bounds, m)?)?;
+    m.add_class::<board::BoardGame>()?;
+    m.add_function(wrap_pyfunction!(board::memory_available, m)?)?;
     Ok(())
 }

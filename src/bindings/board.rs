@@ -1,0 +1,379 @@
+//! `_core.BoardGame`: the board games of [`crate::board`] (Cram, Node Kayles, Arc Kayles, Chomp),
+//! a position's value by the pruned search of [`crate::nimber_search`], run without the GIL and
+//! polled for Ctrl-C. The search's table (a fixed memory budget) lives as long as the game, so
+//! what one call learns speeds up the next (the options of a position, then their values).
+
+use super::sequence::{in_callback, InCallback};
+use super::{reentrancy_error, ErrSlot, PyControl};
+use crate::board::{ArcKayles, Board, Chomp, Cram, NodeKayles, SimpleGraph};
+use crate::engine::Control;
+use crate::error::{Error, Result};
+use crate::nimber_search::{Known, Search, SearchStats};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::ptr::NonNull;
+use std::sync::{Mutex, TryLockError};
+use std::time::Duration;
+
+/// A box whose contents a [`Search`] borrows for `'static`: a [`Solver`] owns it and declares
+/// it after the search, so that the search is dropped first (fields drop in declaration order).
+struct Leaked<T: ?Sized + 'static>(NonNull<T>);
+
+// SAFETY: a `Leaked<T>` is a `Box<T>` in all but name (the one owner, freed once, by its drop),
+// so it may cross and be shared between threads when a box could.
+unsafe impl<T: ?Sized + Send> Send for Leaked<T> {}
+unsafe impl<T: ?Sized + Sync> Sync for Leaked<T> {}
+
+impl<T: ?Sized + 'static> Leaked<T> {
+    fn new(b: Box<T>) -> Self {
+        Leaked(NonNull::from(Box::leak(b)))
+    }
+
+    /// The contents for `'static`.
+    ///
+    /// # Safety
+    /// The reference must not be used after `self` is dropped: it goes only to fields of the
+    /// same [`Solver`] declared before `self`.
+    unsafe fn get(&self) -> &'static T {
+        // SAFETY: the pointer came from a live box, freed only by `drop` (see above).
+        unsafe { self.0.as_ref() }
+    }
+}
+
+impl<T: ?Sized + 'static> Drop for Leaked<T> {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from `Box::leak` in `new` and is freed only here.
+        drop(unsafe { Box::from_raw(self.0.as_ptr()) });
+    }
+}
+
+/// A caller's known values, owned.
+type KnownBox = dyn Fn(u128) -> Option<u32> + Send + Sync;
+
+/// What a board game must say beyond [`Board`]: which sets of cells are its positions.
+trait Positions: Board + Send + 'static {
+    /// `pos` when it is a position of the game; else [`Error::Invalid`] saying why not.
+    fn check(&self, pos: u128) -> Result<u128>;
+    /// The position where no move has been made yet.
+    fn start(&self) -> u128;
+}
+
+impl Positions for Cram {
+    fn check(&self, pos: u128) -> Result<u128> {
+        if pos & !self.empty() != 0 {
+            return Err(Error::Invalid(format!(
+                "cell {} is not on the {} x {} board",
+                (pos & !self.empty()).trailing_zeros(),
+                self.grid().rows(),
+                self.grid().cols()
+            )));
+        }
+        Ok(pos)
+    }
+    fn start(&self) -> u128 {
+        self.empty()
+    }
+}
+
+impl Positions for NodeKayles {
+    fn check(&self, pos: u128) -> Result<u128> {
+        self.graph().check(pos)
+    }
+    fn start(&self) -> u128 {
+        NodeKayles::start(self)
+    }
+}
+
+impl Positions for ArcKayles {
+    fn check(&self, pos: u128) -> Result<u128> {
+        self.graph().check(pos)
+    }
+    fn start(&self) -> u128 {
+        ArcKayles::start(self)
+    }
+}
+
+impl Positions for Chomp {
+    fn check(&self, pos: u128) -> Result<u128> {
+        // A position is a staircase of rows, each no longer than the one above, with the
+        // poisoned square: exactly the sets that its own row lengths rebuild.
+        let lengths = self.row_lengths(pos);
+        match self.position(&lengths) {
+            Ok(p) if p == pos => Ok(pos),
+            _ => Err(Error::Invalid(
+                "a Chomp position keeps the poisoned top left square, and each row of squares \
+                 starts at the left and is no longer than the row above"
+                    .to_string(),
+            )),
+        }
+    }
+    fn start(&self) -> u128 {
+        Chomp::start(self)
+    }
+}
+
+/// The questions the Python layer asks a game, whatever its kind.
+trait Solve: Send + Sync {
+    fn check(&self, pos: u128) -> Result<u128>;
+    fn start(&self) -> u128;
+    fn options(&self, pos: u128) -> Vec<u128>;
+    fn components(&self, pos: u128) -> Vec<u128>;
+    fn value(&mut self, pos: u128, ctl: &dyn Control) -> Result<u32>;
+    fn is_zero(&mut self, pos: u128, ctl: &dyn Control) -> Result<bool>;
+    fn stats(&self) -> SearchStats;
+}
+
+/// A board and the search over it, with its table.
+struct Solver<B: Positions> {
+    /// Declared first: it borrows the two below, and must be dropped before them.
+    search: Search<'static, B>,
+    _known: Option<Leaked<KnownBox>>,
+    board: Leaked<B>,
+}
+
+impl<B: Positions> Solver<B> {
+    /// The search takes `budget` bytes; `known` makes the caller's known values from the board.
+    fn new(board: B, budget: u64, known: Option<fn(&'static B) -> Box<KnownBox>>) -> Result<Self> {
+        let board = Leaked::new(Box::new(board));
+        // SAFETY: the board and the known values go only to `search`, declared before them.
+        let b = unsafe { board.get() };
+        let known = known.map(|k| Leaked::new(k(b)));
+        let mut search = Search::new(b, budget)?;
+        if let Some(k) = &known {
+            // SAFETY: as above.
+            let k: &'static Known<'static> = unsafe { k.get() };
+            search = search.with_known(k);
+        }
+        Ok(Solver {
+            search,
+            _known: known,
+            board,
+        })
+    }
+
+    fn board(&self) -> &B {
+        // SAFETY: borrowed for no longer than `self`, which owns the board.
+        unsafe { self.board.get() }
+    }
+}
+
+impl<B: Positions> Solve for Solver<B> {
+    fn check(&self, pos: u128) -> Result<u128> {
+        self.board().check(pos)
+    }
+    fn start(&self) -> u128 {
+        self.board().start()
+    }
+    fn options(&self, pos: u128) -> Vec<u128> {
+        let mut out = Vec::new();
+        self.board().options(pos, &mut out);
+        out
+    }
+    fn components(&self, pos: u128) -> Vec<u128> {
+        let mut out = Vec::new();
+        self.board().components(pos, &mut out);
+        out
+    }
+    fn value(&mut self, pos: u128, ctl: &dyn Control) -> Result<u32> {
+        self.search.value(pos, ctl)
+    }
+    fn is_zero(&mut self, pos: u128, ctl: &dyn Control) -> Result<bool> {
+        self.search.is_zero(pos, ctl)
+    }
+    fn stats(&self) -> SearchStats {
+        self.search.stats()
+    }
+}
+
+/// Cram's mirror strategy as known values.
+fn cram_mirror(cram: &'static Cram) -> Box<KnownBox> {
+    Box::new(move |c| cram.mirror_zero(c))
+}
+
+/// A board game of [`crate::board`], its positions as sets of free cells (remaining vertices)
+/// in Python ints, bit `i` for cell `i` (`r * cols + c` on a board).
+#[pyclass(module = "grundy._core", frozen)]
+pub struct BoardGame {
+    kind: String,
+    memory: u64,
+    solver: Mutex<Box<dyn Solve>>,
+}
+
+/// The game of `kind`: a board of `rows x cols` for Cram and Chomp; for the graph games the
+/// `rows x cols` grid graph, or the graph on `n` vertices with `edges` when given.
+fn make(
+    kind: &str,
+    memory: u64,
+    rows: usize,
+    cols: usize,
+    n: usize,
+    edges: Option<Vec<(usize, usize)>>,
+) -> Result<Box<dyn Solve>> {
+    let graph = || match &edges {
+        Some(e) => SimpleGraph::new(n, e),
+        None => SimpleGraph::grid(rows, cols),
+    };
+    Ok(match kind {
+        "cram" => Box::new(Solver::new(
+            Cram::new(rows, cols)?,
+            memory,
+            Some(cram_mirror),
+        )?),
+        "chomp" => Box::new(Solver::new(Chomp::new(rows, cols)?, memory, None)?),
+        "node_kayles" => Box::new(Solver::new(NodeKayles::new(graph()?), memory, None)?),
+        "arc_kayles" => Box::new(Solver::new(ArcKayles::new(graph()?), memory, None)?),
+        _ => {
+            return Err(Error::Invalid(format!(
+                "no board game {kind:?}: cram, chomp, node_kayles or arc_kayles"
+            )))
+        }
+    })
+}
+
+impl BoardGame {
+    /// Runs `f` on the solver without the GIL, reporting to `progress(nodes, 0)`.
+    ///
+    /// A call from this game's own progress function is refused (it would wait for itself);
+    /// one from another thread waits for the search under way, Ctrl-C still heard.
+    fn with<R: Send>(
+        slf: &Bound<'_, Self>,
+        progress: Option<Py<PyAny>>,
+        f: impl FnOnce(&mut dyn Solve, &dyn Control) -> Result<R> + Send,
+    ) -> PyResult<R> {
+        let py = slf.py();
+        let id = slf.as_ptr() as usize;
+        let me = slf.get();
+        let mut solver = loop {
+            match me.solver.try_lock() {
+                Ok(s) => break s,
+                Err(TryLockError::Poisoned(p)) => break p.into_inner(),
+                Err(TryLockError::WouldBlock) => {}
+            }
+            if in_callback(id) {
+                return Err(reentrancy_error(
+                    "a board game's progress function asked the same game for a value while \
+                     it was searching",
+                ));
+            }
+            py.detach(|| std::thread::sleep(Duration::from_millis(1)));
+            py.check_signals()?;
+        };
+        let _busy = InCallback::enter(id);
+        let s: &mut dyn Solve = &mut **solver;
+        PyControl::run(py, ErrSlot::default(), progress, |ctl| f(s, ctl))
+    }
+}
+
+#[pymethods]
+impl BoardGame {
+    #[new]
+    #[pyo3(signature = (kind, memory, rows=0, cols=0, n=0, edges=None))]
+    fn new(
+        kind: &str,
+        memory: u64,
+        rows: usize,
+        cols: usize,
+        n: usize,
+        edges: Option<Vec<(usize, usize)>>,
+    ) -> PyResult<Self> {
+        Ok(BoardGame {
+            kind: kind.to_string(),
+            memory,
+            solver: Mutex::new(make(kind, memory, rows, cols, n, edges)?),
+        })
+    }
+
+    /// `cram`, `chomp`, `node_kayles` or `arc_kayles`.
+    #[getter]
+    fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// The memory budget of the search's table, in bytes.
+    #[getter]
+    fn memory(&self) -> u64 {
+        self.memory
+    }
+
+    /// The position before any move: every cell free, every vertex there.
+    #[getter]
+    fn start(slf: &Bound<'_, Self>) -> PyResult<u128> {
+        Self::with(slf, None, |s, _| Ok(s.start()))
+    }
+
+    /// `pos` when it is a position of the game (ArgumentError saying why not otherwise).
+    fn check(slf: &Bound<'_, Self>, pos: u128) -> PyResult<u128> {
+        Self::with(slf, None, |s, _| s.check(pos))
+    }
+
+    /// The options of `pos`, in the board's order (each once).
+    fn options(slf: &Bound<'_, Self>, pos: u128) -> PyResult<Vec<u128>> {
+        Self::with(slf, None, |s, _| distinct_options(s, pos))
+    }
+
+    /// The independent components of `pos` (regions no move connects).
+    fn components(slf: &Bound<'_, Self>, pos: u128) -> PyResult<Vec<u128>> {
+        Self::with(slf, None, |s, _| Ok(s.components(s.check(pos)?)))
+    }
+
+    /// G(pos), by the pruned search without the GIL; `progress(nodes, 0)` every 50 ms or so.
+    #[pyo3(signature = (pos, progress=None))]
+    fn value(slf: &Bound<'_, Self>, pos: u128, progress: Option<Py<PyAny>>) -> PyResult<u32> {
+        Self::with(slf, progress, |s, ctl| s.value(s.check(pos)?, ctl))
+    }
+
+    /// Whether `pos` is a P-position (G = 0), which may take far less search than its value.
+    #[pyo3(signature = (pos, progress=None))]
+    fn is_zero(slf: &Bound<'_, Self>, pos: u128, progress: Option<Py<PyAny>>) -> PyResult<bool> {
+        Self::with(slf, progress, |s, ctl| s.is_zero(s.check(pos)?, ctl))
+    }
+
+    /// The options of `pos` worth `target` (each once, in the board's order).
+    #[pyo3(signature = (pos, target, progress=None))]
+    fn winning(
+        slf: &Bound<'_, Self>,
+        pos: u128,
+        target: u32,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Vec<u128>> {
+        Self::with(slf, progress, |s, ctl| {
+            let mut out = Vec::new();
+            for o in distinct_options(s, pos)? {
+                let hit = if target == 0 {
+                    s.is_zero(o, ctl)?
+                } else {
+                    s.value(o, ctl)? == target
+                };
+                if hit {
+                    out.push(o);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// The search's counters: nodes, table_entries, table_capacity, table_bytes.
+    fn stats<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let s = Self::with(slf, None, |s, _| Ok(s.stats()))?;
+        let d = PyDict::new(slf.py());
+        d.set_item("nodes", s.nodes)?;
+        d.set_item("table_entries", s.table_entries)?;
+        d.set_item("table_capacity", s.table_capacity)?;
+        d.set_item("table_bytes", s.table_bytes)?;
+        Ok(d)
+    }
+}
+
+/// The options of `pos` (checked), each once, in the board's order.
+fn distinct_options(s: &dyn Solve, pos: u128) -> Result<Vec<u128>> {
+    let mut out = s.options(s.check(pos)?);
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|o| seen.insert(*o));
+    Ok(out)
+}
+
+/// Bytes of memory available to new allocations now (what the memory checks allow), if known.
+#[pyfunction]
+pub(super) fn memory_available() -> Option<u64> {
+    crate::memory::available()
+}
