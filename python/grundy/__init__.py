@@ -29,6 +29,8 @@ from .analysis import (
 )
 from .exceptions import *  # noqa: F403 - the whole hierarchy, listed once in exceptions.__all__
 from .games import (
+    BoardGame,
+    BoardState,
     Game,
     GameGraph,
     GeneralizedValues,
@@ -38,10 +40,14 @@ from .games import (
     TakeAndBreak,
     TwoHeapGame,
     TwoHeapRow,
+    arc_kayles,
+    chomp,
+    cram,
     dawsons_kayles,
     grundys_game,
     kayles,
     nim,
+    node_kayles,
     wythoff,
 )
 from .io import load, save
@@ -77,6 +83,13 @@ __all__ = [
     "TwoHeapGame",
     "TwoHeapRow",
     "wythoff",
+    # games: boards and graphs of at most 128 cells, by a pruned search (grundy.games.board)
+    "BoardGame",
+    "BoardState",
+    "cram",
+    "node_kayles",
+    "arc_kayles",
+    "chomp",
     # play: sums, positions, moves, outcomes (grundy.play)
     "nim_sum",
     "Position",

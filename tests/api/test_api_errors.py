@@ -68,6 +68,10 @@ def _sparse() -> gr.SparseSpace:
     return gr.kayles().sparse_space(200)
 
 
+def _cram() -> gr.BoardGame:
+    return gr.cram(2, 2, memory=1 << 20)
+
+
 def _no_args(f: Callable[[], Any]) -> Callable[[Any], Any]:
     """A factory without arguments: the row checks that it still builds its game."""
     return lambda x: f()
@@ -221,6 +225,31 @@ ROWS: list[tuple[str, Callable[[Any], Any], frozenset[str]]] = [
     ("GridGame.grid", lambda x: gr.wythoff().grid(x, 2), frozenset()),
     ("GridGame.grid", lambda x: gr.wythoff().grid(2, 2, state=x), frozenset({"None"})),
     ("GridGame.plot_grid", lambda x: gr.wythoff().plot_grid(2, x), frozenset()),
+    # -- board games ------------------------------------------------------------------------------
+    ("cram", lambda x: gr.cram(x, 3, memory=1 << 20), frozenset()),
+    ("cram", lambda x: gr.cram(2, 3, memory=x), frozenset({"None"})),
+    ("cram", lambda x: gr.cram(2, 3, memory=1 << 20, progress=x), frozenset({"None"})),
+    ("chomp", lambda x: gr.chomp(2, x, memory=1 << 20), frozenset()),
+    ("node_kayles", lambda x: gr.node_kayles(x, memory=1 << 20), frozenset()),
+    ("node_kayles", lambda x: gr.node_kayles([(0, [x])], memory=1 << 20), frozenset()),  # unhashable vertex
+    ("node_kayles", lambda x: gr.node_kayles(path=x, memory=1 << 20), frozenset()),
+    ("node_kayles", lambda x: gr.node_kayles(grid=(2, x), memory=1 << 20), frozenset()),
+    ("arc_kayles", lambda x: gr.arc_kayles(cycle=x, memory=1 << 20), frozenset()),
+    ("BoardGame.value", lambda x: _cram().value(x), frozenset({"None"})),
+    ("BoardGame.value", lambda x: gr.node_kayles(path=3, memory=1 << 20).value([x]), frozenset()),
+    ("BoardGame.state", lambda x: _cram().state(x), frozenset({"None"})),
+    ("BoardGame.state", lambda x: _cram().state([[x, 0], [0, 0]]), frozenset()),
+    ("BoardGame.outcome", lambda x: _cram().outcome(x), frozenset({"None"})),
+    ("BoardGame.options", lambda x: _cram().options(x), frozenset({"None"})),
+    ("BoardGame.winning_options", lambda x: _cram().winning_options(x), frozenset({"None"})),
+    ("BoardGame.winning_options", lambda x: _cram().winning_options(None, x), frozenset({"huge", "2**70"})),
+    ("BoardGame.components", lambda x: _cram().components(x), frozenset({"None"})),
+    ("BoardGame.position", lambda x: _cram().position(x), frozenset({"None"})),
+    ("BoardGame.stats", lambda x: _cram().stats(), ALL),
+    ("BoardState", lambda x: gr.BoardState(_cram(), x), frozenset()),
+    ("BoardState", lambda x: gr.BoardState(x, 1), frozenset()),
+    ("BoardState.value", lambda x: _cram().start.value(), ALL),
+    ("BoardState.options", lambda x: _cram().start.options(), ALL),
     # -- misère quotients -------------------------------------------------------------------------
     ("misere_quotient", lambda x: gr.misere_quotient(x, 2), frozenset()),
     ("misere_quotient", lambda x: gr.misere_quotient(gr.nim(), x), frozenset()),
@@ -274,6 +303,7 @@ NOT_CALLED = {
     "SurveySummary": "a result record survey_summary() builds",
     "PretendingPeriod": "a result record misere_quotient() builds",
     "QuotientBounds": "a result record misere_quotient_bounds() builds",
+    "BoardGame": "built by cram(), chomp(), node_kayles() and arc_kayles(); its methods have rows",
 }
 
 

@@ -1,7 +1,8 @@
 """The kinds of game.
 
 Heap games (take-and-break codes, subtraction sets, rules in Python), game graphs (with cycles:
-loopy games), games on arbitrary states, and two-heap games.
+loopy games), games on arbitrary states, two-heap games, and board games (Cram, Node Kayles,
+Arc Kayles, Chomp) solved by a pruned search in Rust.
 
 Each kind implements the play protocol (:mod:`grundy.play.components`) in a class beside it, so a
 new kind of game plugs in here without any change elsewhere. ``grundy.games`` also keeps the names
@@ -12,6 +13,8 @@ it had as a module (``Game``, ``TakeAndBreak``, ``Subtraction``, ``nim``, ``kayl
 [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
 """
 
+from .board import BoardGame, BoardState
+from .board_rules import arc_kayles, chomp, cram, node_kayles
 from .graph import GameGraph
 from .heap import Game
 from .heap_game import HeapGame
@@ -22,6 +25,8 @@ from .take_and_break import TakeAndBreak, dawsons_kayles, grundys_game, kayles, 
 from .two_heap import TwoHeapGame, TwoHeapRow, wythoff
 
 __all__ = [
+    "BoardGame",
+    "BoardState",
     "Game",
     "GameGraph",
     "GeneralizedValues",
@@ -31,10 +36,14 @@ __all__ = [
     "TakeAndBreak",
     "TwoHeapGame",
     "TwoHeapRow",
+    "arc_kayles",
+    "chomp",
+    "cram",
     "dawsons_kayles",
     "generalized_values",
     "grundys_game",
     "kayles",
     "nim",
+    "node_kayles",
     "wythoff",
 ]

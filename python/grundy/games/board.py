@@ -1,0 +1,455 @@
+"""Board games at native speed: Cram, Node Kayles, Arc Kayles and Chomp, solved by a pruned search in Rust.
+
+Each game is a :class:`BoardGame` (:func:`cram`, :func:`node_kayles`, :func:`arc_kayles`,
+:func:`chomp`) whose positions are :class:`BoardState` objects: the board with some cells blocked,
+or the graph with some vertices removed. The value of one position is found by depth-first search
+over "is G in S?" questions (pruning what cannot change the answer), splitting a board into its
+independent regions and keeping what it learns in a fixed-size table (``memory`` bytes, a quarter
+of the machine's memory by default), without the GIL; Ctrl-C stops it. A :class:`BoardState` is a
+component of a :class:`~grundy.Position`, which lists the winning moves.
+
+>>> import grundy as gr
+>>> gr.cram(4, 5).value()
+2
+>>> gr.node_kayles(path=10).value() == gr.dawsons_kayles().value(10)  # Node Kayles on a path is 0.137
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable, Iterable
+from html import escape
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from .._ui.display import card
+from .._ui.progress import Bar, _check_progress
+from .._validate import _short, as_count, as_heap
+from ..exceptions import ArgumentError, ArgumentTypeError
+from .board_block import BoardComponents
+from .board_state import BoardState
+
+__all__ = ["BoardGame", "BoardState", "default_memory"]
+
+
+_NAMES = {"cram": "Cram", "chomp": "Chomp", "node_kayles": "Node Kayles", "arc_kayles": "Arc Kayles"}
+
+
+def default_memory() -> int:
+    """The default memory budget of a game's table: a quarter of the machine's memory (at most what is free).
+
+    >>> default_memory() > 0
+    True
+    """
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not POSIX: 1 GiB
+        total = 4 << 30
+    budget = max(total // 4, 1 << 20)
+    free = _core.memory_available()
+    return budget if free is None else max(min(budget, free), 1 << 20)
+
+
+# -- games ----------------------------------------------------------------------------------------
+class BoardGame:
+    """An impartial game on a board of at most 128 cells, or a graph of at most 128 vertices.
+
+    Made by :func:`cram`, :func:`chomp`, :func:`node_kayles` or :func:`arc_kayles`. Its positions
+    are :class:`BoardState` objects; wherever a position is asked for, a mask of blocked cells (a 2-d
+    numpy bool array or nested lists of the board's shape) or, for a graph, the removed vertices
+    (any iterable of labels) will do, and nothing means the start. Values are found by a pruned
+    search in Rust whose table (``memory`` bytes) is kept between calls.
+
+    Parameters
+    ----------
+    kind : str
+        ``"cram"``, ``"chomp"``, ``"node_kayles"`` or ``"arc_kayles"``.
+    spec : str
+        How the board was given, for the repr (``"4, 5"``, ``"path=7"``).
+    grid : (int, int), optional
+        The core's ``rows x cols`` grid (a board, or a grid graph), vertex ``r * cols + c``.
+    labels : list, optional
+        The vertex labels of a graph, in the order of their bits (a path's in the order along it).
+    edges : list of (int, int), optional
+        A graph's edges as pairs of label indices (none for a grid).
+    memory : int, optional
+        Bytes for the search's table (default: a quarter of the machine's memory).
+    progress : bool, optional
+        A bar counting the nodes searched: True always, False never, None after 1 s.
+
+    Examples
+    --------
+    >>> import grundy as gr
+    >>> g = gr.cram(3, 4)
+    >>> g.value(), g.outcome()
+    (1, 'N')
+    >>> mid = g.state([[1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]])
+    >>> print(mid)
+    ##..
+    ....
+    ...#
+    >>> all(o.value() == 0 for o in g.winning_options(mid))
+    True
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        *,
+        spec: str,
+        grid: tuple[int, int] | None = None,
+        labels: list[Hashable] | None = None,
+        edges: list[tuple[int, int]] | None = None,
+        memory: Any = None,
+        progress: bool | None = None,
+    ) -> None:
+        self.kind = kind
+        self._spec = spec
+        self._progress = _check_progress(progress)
+        budget = default_memory() if memory is None else as_heap(memory, "memory")
+        if edges is None:  # the core's grid, cell (r, c) = vertex r * cols + c
+            assert grid is not None
+            self._core = _core.BoardGame(kind, budget, rows=grid[0], cols=grid[1])
+        else:
+            assert labels is not None
+            self._core = _core.BoardGame(kind, budget, n=len(labels), edges=edges)
+        #: ``(rows, cols)`` of a board or a grid graph (the shape of its masks), else None.
+        self.shape: tuple[int, int] | None = grid if labels is None else None
+        #: The cells ``(r, c)`` of a board, or the graph's vertex labels, in the order of their bits.
+        if labels is None:
+            assert grid is not None
+            labels = [(r, c) for r in range(grid[0]) for c in range(grid[1])]
+        self.labels: list[Hashable] = labels
+        self._edges = edges
+        self._index = {x: i for i, x in enumerate(self.labels)}
+        self._start_value: int | None = None
+
+    # -- identity ---------------------------------------------------------------------------------
+    def _rules(self) -> tuple[Any, ...]:
+        edges = None if self._edges is None else tuple(self._edges)
+        return (self.kind, self.shape, self.num_cells, edges, tuple(self.labels))
+
+    def __eq__(self, other: object) -> bool:
+        """Games with the same rules on the same board (or labelled graph) are equal."""
+        return isinstance(other, BoardGame) and self._rules() == other._rules()
+
+    def __hash__(self) -> int:
+        return hash(self._rules())
+
+    def __repr__(self) -> str:
+        return f"{self.kind}({self._spec})"
+
+    def _name(self) -> str:
+        return f"{_NAMES[self.kind]} {self._spec}"
+
+    @property
+    def num_cells(self) -> int:
+        """The cells of the board (vertices of the graph).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.cram(3, 4).num_cells, gr.node_kayles([(0, 1), (1, 2)]).num_cells
+        (12, 3)
+        """
+        return len(self.labels)
+
+    @property
+    def memory(self) -> int:
+        """The memory budget of the search's table, in bytes.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.cram(3, 4, memory=1 << 20).memory
+        1048576
+        """
+        return int(self._core.memory)
+
+    @property
+    def start(self) -> BoardState:
+        """The position before the first move: every cell free (every vertex there).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.cram(2, 3).start
+        BoardState(cram(2, 3), '...|...')
+        """
+        return BoardState._of(self, int(self._core.start))
+
+    # -- positions --------------------------------------------------------------------------------
+    def state(self, blocked: Any = None) -> BoardState:
+        """The position with the ``blocked`` cells covered (the listed vertices removed).
+
+        Parameters
+        ----------
+        blocked : array-like, iterable or BoardState, optional
+            A board game (and a grid graph): a mask of the board's shape, True (1) where a cell is
+            blocked, as a numpy array or nested lists. A graph game: the removed vertices' labels
+            (any iterable; a numpy bool mask of the grid's shape for a grid graph). A BoardState of
+            this game is returned as it is. None: the start.
+
+        Returns
+        -------
+        BoardState
+            The position, checked.
+
+        Raises
+        ------
+        ArgumentError
+            (a ValueError) For a mask of the wrong shape or with values other than 0 and 1, an unknown
+            vertex, or a Chomp position that is not a staircase holding the poisoned square.
+        ArgumentTypeError
+            (a TypeError) For an argument of none of these forms.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.node_kayles(path=5).state({0, 4}).value()  # the path of 3 in the middle
+        2
+        """
+        if blocked is None:
+            return self.start
+        if isinstance(blocked, BoardState):
+            if blocked.game != self:
+                raise ArgumentError(f"{blocked!r} is a position of {blocked.game!r}, not of {self!r}")
+            return blocked
+        full = int(self._core.start)
+        if self.shape is not None and (self.kind in ("cram", "chomp") or isinstance(blocked, np.ndarray)):
+            gone = self._mask_bits(blocked)
+        else:
+            gone = self._vertex_bits(blocked)
+        return BoardState._of(self, int(self._core.check(full & ~gone)))
+
+    def _mask_bits(self, mask: Any) -> int:
+        assert self.shape is not None
+        if isinstance(mask, (str, bytes)) or not isinstance(mask, (np.ndarray, Iterable)):
+            raise ArgumentTypeError(f"a mask of blocked cells is a 2-d bool array or nested lists, not {_short(mask)}")
+        try:
+            arr = np.asarray(mask)
+        except ValueError:
+            raise ArgumentError(
+                f"a mask of blocked cells must be a rectangle of {self.shape}, not {_short(mask)}"
+            ) from None
+        if arr.shape != self.shape:
+            raise ArgumentError(f"a mask of blocked cells must have the board's shape {self.shape}, not {arr.shape}")
+        if arr.dtype != np.bool_:
+            if arr.dtype.kind not in "iu":
+                raise ArgumentTypeError(f"a mask of blocked cells holds bools (or 0 and 1), not {arr.dtype}")
+            if arr.size and not np.isin(arr, (0, 1)).all():
+                raise ArgumentError("a mask of blocked cells holds only 0 and 1 (or bools)")
+        flat = np.asarray(arr, dtype=bool).ravel()
+        return int.from_bytes(np.packbits(flat, bitorder="little").tobytes(), "little")
+
+    def _vertex_bits(self, removed: Any) -> int:
+        if isinstance(removed, (str, bytes)) or not isinstance(removed, Iterable):
+            raise ArgumentTypeError(f"the removed vertices are an iterable of vertex labels, not {_short(removed)}")
+        bits = 0
+        for x in removed:
+            try:
+                bits |= 1 << self._index[x]
+            except (KeyError, TypeError):
+                raise ArgumentError(f"{_short(x)} is not a vertex of {self!r}") from None
+        return bits
+
+    def _bar(self) -> Bar:
+        return Bar(self._progress, f"{self._name()}: searching", " nodes", open_now=False)
+
+    def _search(self, method: str, *args: Any) -> Any:
+        bar = self._bar()
+        try:
+            return getattr(self._core, method)(*args, lambda done, total: bar.update(done))
+        finally:
+            bar.close()
+
+    # -- values -----------------------------------------------------------------------------------
+    def value(self, position: Any = None) -> int:
+        """The Grundy value of ``position`` (the start by default).
+
+        Parameters
+        ----------
+        position : BoardState, mask or removed vertices, optional
+            As :meth:`state` takes it; the start by default.
+
+        Returns
+        -------
+        int
+            G(position), found by the pruned search (what it learns stays in the game's table).
+
+        Raises
+        ------
+        ArgumentError, ArgumentTypeError
+            For a position the game does not have (see :meth:`state`).
+        KeyboardInterrupt
+            On Ctrl-C, which stops the search within a fraction of a second.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> [gr.cram(1, n).value() for n in range(2, 8)]  # a strip of n cells is the octal game 0.07
+        [1, 1, 2, 0, 3, 1]
+        """
+        s = self.state(position)
+        v = int(self._search("value", s.free))
+        if s.free == int(self._core.start):
+            self._start_value = v
+        return v
+
+    def outcome(self, position: Any = None) -> str:
+        """``"P"`` when the player to move from ``position`` loses, ``"N"`` when they win.
+
+        A P-position often takes far less search than its value.
+
+        Parameters
+        ----------
+        position : BoardState, mask or removed vertices, optional
+            As :meth:`state` takes it; the start by default.
+
+        Returns
+        -------
+        str
+            ``"P"`` or ``"N"``.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> gr.cram(4, 4).outcome(), gr.chomp(3, 5).outcome()
+        ('P', 'N')
+        """
+        return "P" if self._search("is_zero", self.state(position).free) else "N"
+
+    def options(self, position: Any = None) -> list[BoardState]:
+        """The positions one move from ``position`` can reach (each once).
+
+        Parameters
+        ----------
+        position : BoardState, mask or removed vertices, optional
+            As :meth:`state` takes it; the start by default.
+
+        Returns
+        -------
+        list of BoardState
+            The options, in the board's order (cells row by row).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> [str(o) for o in gr.cram(1, 3).options()]
+        ['##.', '.##']
+        """
+        return [BoardState._of(self, o) for o in self._core.options(self.state(position).free)]
+
+    def winning_options(self, position: Any = None, target: int = 0) -> list[BoardState]:
+        """The options of ``position`` worth ``target``: with 0, the moves that win.
+
+        Parameters
+        ----------
+        position : BoardState, mask or removed vertices, optional
+            As :meth:`state` takes it; the start by default.
+        target : int, default 0
+            The value the options must have.
+
+        Returns
+        -------
+        list of BoardState
+            Those options, in the board's order.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> print(*gr.chomp(2, 2).winning_options())  # eat the bottom right square
+        ..
+        .#
+        """
+        t = min(as_count(target, "target"), 2**32 - 1)  # no board has a value near 2**32
+        return [BoardState._of(self, o) for o in self._search("winning", self.state(position).free, t)]
+
+    def components(self, position: Any = None) -> list[BoardState]:
+        """The independent regions of ``position``, each a position of its own whose values XOR to its value.
+
+        Parameters
+        ----------
+        position : BoardState, mask or removed vertices, optional
+            As :meth:`state` takes it; the start by default.
+
+        Returns
+        -------
+        list of BoardState
+            The regions that a move can still be made in (cells no move can use are left out).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> [c.value() for c in gr.cram(1, 5).components([[0, 0, 1, 0, 0]])]
+        [1, 1]
+        """
+        return [BoardState._of(self, c) for c in self._core.components(self.state(position).free)]
+
+    def position(self, blocked: Any = None) -> Any:
+        """The :class:`~grundy.Position` of the one board ``blocked``, to list its moves.
+
+        Parameters
+        ----------
+        blocked : BoardState, mask or removed vertices, optional
+            As :meth:`state` takes it; the start by default.
+
+        Returns
+        -------
+        Position
+            A sum of one component: ``winning_moves()`` lists the moves to P-positions.
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> pos = gr.cram(3, 3).position([[0, 0, 0], [0, 1, 0], [0, 0, 0]])
+        >>> pos.grundy, pos.winning_moves()
+        (0, [])
+        """
+        from ..play.position import Position
+
+        return Position(self, [self.state(blocked)])
+
+    def stats(self) -> dict[str, int]:
+        """The search's counters so far.
+
+        Returns
+        -------
+        dict
+            ``nodes`` searched, ``table_entries``, ``table_capacity`` and ``table_bytes`` (never
+            more than :attr:`memory`).
+
+        Examples
+        --------
+        >>> import grundy as gr
+        >>> g = gr.cram(4, 5, memory=1 << 20); _ = g.value()
+        >>> g.stats()["nodes"] > 0, g.stats()["table_bytes"] <= 1 << 20
+        (True, True)
+        """
+        return self._core.stats()
+
+    def _components(self, states: Any) -> BoardComponents:
+        """Positions of this game as components of a :class:`~grundy.Position`."""
+        if isinstance(states, BoardState):
+            states = [states]
+        if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
+            raise ArgumentTypeError(f"the components are a list of positions of {self!r}, not {_short(states)}")
+        return BoardComponents(self, [self.state(s) for s in states])
+
+    # -- display ----------------------------------------------------------------------------------
+    def _repr_html_(self) -> str:
+        """Show the game, its board and what is known of its value (notebook display)."""
+        rows = [("board", self.start._picture_html() if self.shape else escape(f"{self.num_cells} vertices"))]
+        if self._edges is not None:
+            rows.append(("edges", f"{len(self._edges):,}"))
+        rows.append(
+            (
+                "value",
+                "not computed yet: <code>.value()</code>" if self._start_value is None else str(self._start_value),
+            )
+        )
+        rows.append(("memory", f"{self.memory / 2**20:,.0f} MiB table"))
+        return card(self._name(), rows)
