@@ -121,7 +121,26 @@ def check_beyond_heaps(out):
     assert out.text("wythoff-p").splitlines()[-1] == "P-positions match the Beatty pairs: True"
     assert "row 1: preperiod 0, period 3, saltus 3, proven False" in out.text("wythoff-rows")
     assert "agrees with 0.07: True" in out.text("cram")
+    assert out.text("cram-builtin").startswith("gr.cram agrees with the StateGame: True")
     assert "<" in out.data("wythoff-plot", "text/html")
+
+
+def check_board_games(out):
+    # Linear Cram is 0.07, even x even Cram boards are 0 (symmetry), Node Kayles on a path is 0.137 and
+    # on a cycle one move from a path; every winning move leaves a P-position; Chomp bars are N.
+    assert out.text("cram-families").splitlines()[1:] == [
+        "agrees with 0.07: True",
+        "2 x n boards: " + str([1, 0] * 10),
+        "even x even are 0: True",
+    ]
+    assert "<table" in out.data("cram-table", "text/html")
+    lines = out.text("node-kayles-paths").splitlines()
+    assert lines[0] == f"paths P_1..P_40: {oracle.take_and_break('0.137', 41)[1:]}"
+    assert lines[1] == "agrees with 0.137: True" and lines[3] == "G(C_n) = mex{G(P_{n-3})}: True"
+    assert out.text("any-graph").splitlines()[-1] == "Arc Kayles on a grid is Cram: True"
+    assert "every one leaves a P-position: True" in out.text("mid-game")
+    assert out.text("sum").splitlines()[-1] == "nim-sum after it: 0"
+    assert out.text("chomp").startswith("every bar up to 6 x 7 but 1 x 1 is an N-position: True")
 
 
 @cache
@@ -185,6 +204,7 @@ def check_misere_quotients(out):
 
 CHECKS = {
     "beyond_heaps.ipynb": check_beyond_heaps,
+    "board_games.ipynb": check_board_games,
     "nim_and_mex.ipynb": check_nim_and_mex,
     "subtraction_games.ipynb": check_subtraction_games,
     "grundys_game.ipynb": check_grundys_game,
