@@ -69,11 +69,11 @@ class BoardGame:
         ``"cram"``, ``"chomp"``, ``"node_kayles"`` or ``"arc_kayles"``.
     spec : str
         How the board was given, for the repr (``"4, 5"``, ``"path=7"``).
-    grid : (int, int), optional
+    grid : tuple of int, optional
         The core's ``rows x cols`` grid (a board, or a grid graph), vertex ``r * cols + c``.
     labels : list, optional
         The vertex labels of a graph, in the order of their bits (a path's in the order along it).
-    edges : list of (int, int), optional
+    edges : list of tuple, optional
         A graph's edges as pairs of label indices (none for a grid).
     memory : int, optional
         Bytes for the search's table (default: a quarter of the machine's memory).
@@ -125,19 +125,17 @@ class BoardGame:
         self.labels: list[Hashable] = labels
         self._edges = edges
         self._index = {x: i for i, x in enumerate(self.labels)}
+        # What makes two games equal (compared at every move a Position checks), computed once.
+        self._key = (kind, self.shape, self.num_cells, None if edges is None else tuple(edges), tuple(self.labels))
         self._start_value: int | None = None
 
     # -- identity ---------------------------------------------------------------------------------
-    def _rules(self) -> tuple[Any, ...]:
-        edges = None if self._edges is None else tuple(self._edges)
-        return (self.kind, self.shape, self.num_cells, edges, tuple(self.labels))
-
     def __eq__(self, other: object) -> bool:
         """Games with the same rules on the same board (or labelled graph) are equal."""
-        return isinstance(other, BoardGame) and self._rules() == other._rules()
+        return isinstance(other, BoardGame) and self._key == other._key
 
     def __hash__(self) -> int:
-        return hash(self._rules())
+        return hash(self._key)
 
     def __repr__(self) -> str:
         return f"{self.kind}({self._spec})"
@@ -171,7 +169,7 @@ class BoardGame:
 
     @property
     def start(self) -> BoardState:
-        """The position before the first move: every cell free (every vertex there).
+        """The position before the first move, with every cell free (every vertex there).
 
         Examples
         --------
@@ -187,7 +185,7 @@ class BoardGame:
 
         Parameters
         ----------
-        blocked : array-like, iterable or BoardState, optional
+        blocked : array_like, iterable or BoardState, optional
             A board game (and a grid graph): a mask of the board's shape, True (1) where a cell is
             blocked, as a numpy array or nested lists. A graph game: the removed vertices' labels
             (any iterable; a numpy bool mask of the grid's shape for a grid graph). A BoardState of
@@ -272,7 +270,7 @@ class BoardGame:
 
         Parameters
         ----------
-        position : BoardState, mask or removed vertices, optional
+        position : BoardState, array_like or iterable, optional
             As :meth:`state` takes it; the start by default.
 
         Returns
@@ -306,7 +304,7 @@ class BoardGame:
 
         Parameters
         ----------
-        position : BoardState, mask or removed vertices, optional
+        position : BoardState, array_like or iterable, optional
             As :meth:`state` takes it; the start by default.
 
         Returns
@@ -327,7 +325,7 @@ class BoardGame:
 
         Parameters
         ----------
-        position : BoardState, mask or removed vertices, optional
+        position : BoardState, array_like or iterable, optional
             As :meth:`state` takes it; the start by default.
 
         Returns
@@ -348,7 +346,7 @@ class BoardGame:
 
         Parameters
         ----------
-        position : BoardState, mask or removed vertices, optional
+        position : BoardState, array_like or iterable, optional
             As :meth:`state` takes it; the start by default.
         target : int, default 0
             The value the options must have.
@@ -373,7 +371,7 @@ class BoardGame:
 
         Parameters
         ----------
-        position : BoardState, mask or removed vertices, optional
+        position : BoardState, array_like or iterable, optional
             As :meth:`state` takes it; the start by default.
 
         Returns
@@ -394,7 +392,7 @@ class BoardGame:
 
         Parameters
         ----------
-        blocked : BoardState, mask or removed vertices, optional
+        blocked : BoardState, array_like or iterable, optional
             As :meth:`state` takes it; the start by default.
 
         Returns

@@ -146,12 +146,12 @@ def node_kayles(
 
     Parameters
     ----------
-    graph : networkx graph, dict or list of edges, optional
+    graph : dict or iterable, optional
         The graph, at most 128 vertices: a networkx graph (not imported by grundy), an adjacency dict
         ``{vertex: neighbours}`` or a list of edges ``(u, v)``. Vertices are any hashable labels; a
         graph on cells ``(r, c)`` that is a whole grid (``networkx.grid_2d_graph``) is searched with
         the grid's symmetries, as is a path.
-    grid : (int, int), optional
+    grid : tuple of int, optional
         Instead of ``graph``: the ``rows x cols`` grid graph, vertices ``(r, c)``.
     path, cycle : int, optional
         Instead of ``graph``: the path or the cycle on ``n`` vertices ``0..n-1``.
@@ -191,9 +191,9 @@ def arc_kayles(
 
     Parameters
     ----------
-    graph : networkx graph, dict or list of edges, optional
+    graph : dict or iterable, optional
         The graph, as :func:`node_kayles` takes it.
-    grid : (int, int), optional
+    grid : tuple of int, optional
         Instead of ``graph``: the ``rows x cols`` grid graph, vertices ``(r, c)``.
     path, cycle : int, optional
         Instead of ``graph``: the path or the cycle on ``n`` vertices ``0..n-1``.
