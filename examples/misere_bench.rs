@@ -6,14 +6,15 @@
 //! `cargo run --release --example misere_bench -- 0.07 34 --relative 1 2 3 4`
 use grundy::engine::NoControl;
 use grundy::misere_quotient::{relative_bounds, Quotient};
-use grundy::position::{HeapRule, MisereGame};
+use grundy::position::MisereGame;
+use grundy::rules::Rule;
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let code = args.get(1).map_or("0.07", String::as_str);
     let max: u64 = args.get(2).map_or(30, |s| s.parse().expect("max heap"));
-    let rule = HeapRule::TakeAndBreak(code.parse().expect("an octal code"));
+    let rule = Rule::TakeAndBreak(code.parse().expect("an octal code"));
     let opts = MisereGame::Rule(&rule)
         .option_lists(max, &NoControl)
         .expect("option lists");

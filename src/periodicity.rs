@@ -121,6 +121,48 @@ pub struct Detection {
     pub candidate: Option<(Period, u64)>,
 }
 
+/// The period search's first size: the values a search examines first (unless more are
+/// computed already). The small published periods (Kayles: 71 + 12, 0.137: 52 + 34) are proven
+/// there, and report that they were.
+pub const FIRST_SCAN: u64 = 1 << 10;
+
+/// How much each size of the period search grows over the last when nothing nearer is aimed at.
+/// A scan reads each value once (about 4 ns a value) while computing one takes hundreds of
+/// nanoseconds to microseconds, so scanning at every doubling costs under 2 % of the values it
+/// scans, and a period is never computed more than twice past the size that proves it.
+pub const GROWTH: u64 = 2;
+
+/// The one period-search schedule: the size to examine after a scan `d` of `G(0..n)` found no
+/// proven period. Straight to the size that proves the period found (when the theorem can); else
+/// to the size that would prove the longest tail seen repeating, when that is nearer than
+/// [`GROWTH`] times `n` (0.354: 2.01e7 values, not 2^25); else `GROWTH` times `n`. Searches
+/// start at [`FIRST_SCAN`]. Both the proving extension (`Sequence::extend_proving`) and the
+/// search of a period (`Sequence::search_period`) follow it.
+///
+/// ```
+/// use grundy::periodicity::{next_scan, Detection, Period, Theorem};
+/// let th = Theorem::Finite { k: 2, t: 2 };
+/// assert_eq!(next_scan(1024, &Detection::default(), &th), 2048);
+/// let p = Period { preperiod: 900, period: 300, saltus: 0, proven: false };
+/// let seen = Detection { found: Some(p), candidate: None };
+/// assert_eq!(next_scan(1024, &seen, &th), th.needed(900, 300, 0).unwrap()); // 2402
+/// let aim = Detection { found: None, candidate: Some((p, 1500)) };
+/// assert_eq!(next_scan(1024, &aim, &th), 1500);
+/// ```
+pub fn next_scan(n: u64, d: &Detection, theorem: &Theorem) -> u64 {
+    let need = d
+        .found
+        .and_then(|p| theorem.needed(p.preperiod, p.period, p.saltus));
+    if let Some(need) = need.filter(|&need| need > n) {
+        return need;
+    }
+    let grown = n.saturating_mul(GROWTH);
+    match d.candidate {
+        Some((_, aim)) if n < aim && aim <= grown => aim,
+        _ => grown,
+    }
+}
+
 /// Finds the earliest credible (arithmetic-)periodic tail of `G(0..n)` (given by `get`).
 ///
 /// A tail from `n0` with least period `p` is accepted when `theorem` proves it from these values,

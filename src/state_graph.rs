@@ -567,8 +567,9 @@ mod tests {
     /// rows it leaves, empty rows left out) agrees with the same search over Kayles' heap rule.
     #[test]
     fn misere_search_over_states_matches_the_heap_rule() {
-        use crate::position::{HeapRule, Misere, MisereGame};
-        let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+        use crate::position::{Misere, MisereGame};
+        use crate::rules::Rule;
+        let kayles = Rule::TakeAndBreak("0.77".parse().unwrap());
         let mut g = StateGraph::new();
         for n in 0..10u32 {
             for k in 1..=2.min(n) {

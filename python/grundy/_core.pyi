@@ -9,28 +9,23 @@ from grundy.exceptions import CycleError as CycleError
 
 __all__ = [
     "__version__",
-    "Sequence",
+    "HeapCore",
     "Graph",
     "CycleError",
     "parse_code",
     "nim_sum",
     "max_threads",
     "check_memory",
-    "HeapRule",
     "OptionTable",
-    "heap_values",
-    "outcomes",
+    "MISERE_MAX_POSITIONS",
     "misere_search",
     "misere_outcomes",
-    "MISERE_MAX_POSITIONS",
     "StateExplorer",
     "TwoHeap",
     "scan_period",
     "generalized_values",
     "generalized_values_csr",
     "MisereQuotient",
-    "misere_quotient",
-    "misere_quotient_bounds",
     "BoardGame",
     "memory_available",
 ]
@@ -53,7 +48,7 @@ class _CodeInfo(TypedDict):
     unequal: bool
 
 class _FoundPeriod(TypedDict):
-    """A periodic tail found by :meth:`Sequence.period`."""
+    """A periodic tail found by :meth:`HeapCore.period`."""
 
     preperiod: int
     period: int
@@ -64,7 +59,7 @@ class _FoundPeriod(TypedDict):
     needed: int | None
 
 class _SparseSpaceInfo(TypedDict):
-    """The best mask found by :meth:`Sequence.sparse_space`."""
+    """The best mask found by :meth:`HeapCore.sparse_space`."""
 
     mask: int
     parity: bool
@@ -72,17 +67,34 @@ class _SparseSpaceInfo(TypedDict):
     rare_positions: np.ndarray
 
 @final
-class Sequence:
-    """A rule's cached Grundy values, extended on demand without the GIL."""
+class HeapCore:
+    """One heap game in the core: its rule (parsed once), values, period search, move searches, misère quotients.
+
+    Values are extended on demand without the GIL; the proven period and the quotients are kept here.
+    """
 
     @staticmethod
-    def take_and_break(code: str, engine: _Engine = "auto") -> Sequence: ...
+    def take_and_break(code: str, engine: _Engine = "auto") -> HeapCore: ...
     @staticmethod
-    def subtraction(kind: _SubtractionKind, members: list[int] | None = None) -> Sequence: ...
+    def subtraction(kind: _SubtractionKind, members: list[int] | None = None) -> HeapCore: ...
     @staticmethod
-    def allowed(allowed: Callable[[int, int], Any]) -> Sequence: ...
+    def allowed(allowed: Callable[[int, int], Any]) -> HeapCore: ...
     @staticmethod
-    def options(options: Callable[[int], Iterable[Iterable[int]]]) -> Sequence: ...
+    def options(options: Callable[[int], Iterable[Iterable[int]]]) -> HeapCore: ...
+    @property
+    def kind(self) -> Literal["take_and_break", "subtraction", "allowed", "options"]: ...
+    def code_info(self) -> _CodeInfo | None:
+        """What :func:`parse_code` says of the code, from the parse made once (None for other rules)."""
+    @property
+    def is_callback(self) -> bool:
+        """Whether the rule is answered by Python callables."""
+    @property
+    def is_nim(self) -> bool: ...
+    @property
+    def proof_shape(self) -> tuple[int, int] | None:
+        """``(t, k)`` of a finite rule: most tokens a move removes, most heaps it leaves."""
+    def misere_game(self, top: int, max_positions: int) -> HeapCore | OptionTable:
+        """The game the misère search takes (a table of a Python rule's options for heaps up to ``top``)."""
     def extend(
         self,
         n: int,
@@ -117,6 +129,40 @@ class Sequence:
     def unproven_reason(self) -> str | None: ...
     def sparse_space(self, n: int) -> _SparseSpaceInfo:
         """The best mask of G(0..n): mask, parity, n, rare_positions (a uint64 array)."""
+    def search_period(
+        self, max_n: int, progress: Callable[[int, int], Any] | None = None, threads: int | None = None
+    ) -> tuple[_FoundPeriod | None, int]:
+        """The core's one period-search schedule up to ``max_n`` values: ``(found, examined)``."""
+    @property
+    def proven(self) -> tuple[int, int, int] | None:
+        """The proven period ``(preperiod, period, saltus)``, or None."""
+    def value(self, h: int) -> int | None:
+        """G(h) when the values computed or the proven period give it, else None."""
+    def is_option(self, n: int, parts: list[int]) -> bool: ...
+    def search(
+        self,
+        n: int,
+        target: int | None,
+        cursor: tuple[int, int],
+        budget: int,
+        first_only: bool = False,
+    ) -> tuple[list[tuple[str, list[int]]], tuple[int, int] | None, int]: ...
+    def has_option(self, heaps: np.ndarray, targets: np.ndarray) -> np.ndarray: ...
+    def heap_values(self, heaps: np.ndarray) -> np.ndarray: ...
+    def outcomes(self, heaps: np.ndarray) -> np.ndarray: ...
+    def misere_quotient(
+        self,
+        max_heap: int,
+        progress: Callable[[int, int], Any] | None = None,
+        max_order: int | None = None,
+    ) -> MisereQuotient:
+        """The misère quotient of the sums of heaps up to ``max_heap``, kept (that of the largest heaps)."""
+    @property
+    def quotient(self) -> MisereQuotient | None: ...
+    @property
+    def quotient_out_of_reach(self) -> int | None: ...
+    def give_up_quotient(self, heap: int) -> None: ...
+    def misere_quotient_bounds(self, heap: int, copies: int) -> tuple[int, list[int], int, int]: ...
 
 @final
 class Graph:
@@ -133,47 +179,22 @@ class Graph:
     def values(self, threads: int | None = None) -> np.ndarray: ...
 
 @final
-class HeapRule:
-    """A built-in heap rule whose options the core lists (take-and-break code or subtraction)."""
-
-    @staticmethod
-    def take_and_break(code: str) -> HeapRule: ...
-    @staticmethod
-    def subtraction(kind: _SubtractionKind, members: list[int] | None = None) -> HeapRule: ...
-    def is_option(self, n: int, parts: list[int]) -> bool: ...
-    def search(
-        self,
-        seq: Sequence,
-        tail: tuple[int, int, int] | None,
-        n: int,
-        target: int | None,
-        cursor: tuple[int, int],
-        budget: int,
-        first_only: bool = False,
-    ) -> tuple[list[tuple[str, list[int]]], tuple[int, int] | None, int]: ...
-    def has_option(
-        self, seq: Sequence, tail: tuple[int, int, int] | None, heaps: np.ndarray, targets: np.ndarray
-    ) -> np.ndarray: ...
-
-@final
 class OptionTable:
     """Options of heaps 0..N of a rule written in Python, for the misère search."""
 
     def __new__(cls, opt_start: np.ndarray, part_start: np.ndarray, parts: np.ndarray) -> OptionTable: ...
 
-def heap_values(seq: Sequence, tail: tuple[int, int, int] | None, heaps: np.ndarray) -> np.ndarray: ...
-def outcomes(seq: Sequence, tail: tuple[int, int, int] | None, heaps: np.ndarray) -> np.ndarray: ...
 #: The default of ``max_positions``: the one limit of the exhaustive misère search.
 MISERE_MAX_POSITIONS: int
 
 def misere_search(
-    games: list[HeapRule | OptionTable | Graph],
+    games: list[HeapCore | OptionTable | Graph],
     root: list[tuple[int, int]],
     max_positions: int,
     want_moves: bool = False,
 ) -> tuple[bool, list[tuple[int, list[int]]], int]: ...
 def misere_outcomes(
-    games: list[HeapRule | OptionTable | Graph], rows: np.ndarray, max_positions: int
+    games: list[HeapCore | OptionTable | Graph], rows: np.ndarray, max_positions: int
 ) -> np.ndarray: ...
 def parse_code(code: str) -> _CodeInfo: ...
 def nim_sum(heaps: np.ndarray) -> int: ...
@@ -276,16 +297,6 @@ class MisereQuotient:
     def element(self, heaps: np.ndarray) -> int: ...
     def outcomes(self, rows: np.ndarray) -> np.ndarray: ...
     def winning_moves(self, counts: list[tuple[int, int]]) -> list[tuple[int, list[int]]]: ...
-
-def misere_quotient(
-    game: HeapRule | OptionTable,
-    max_heap: int,
-    progress: Callable[[int, int], Any] | None = None,
-    max_order: int | None = None,
-) -> MisereQuotient: ...
-def misere_quotient_bounds(
-    game: HeapRule | OptionTable, heap: int, copies: int
-) -> tuple[int, list[int], int, int]: ...
 
 # -- board games: Cram, Node Kayles, Arc Kayles, Chomp (src/bindings/board.rs) --------------------
 @final

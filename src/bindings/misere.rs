@@ -1,9 +1,10 @@
-//! Misère quotients: built without the GIL, then queried (outcomes of many sums in parallel).
+//! Misère quotients: built without the GIL (for a heap game, by its `HeapCore`), then queried
+//! (outcomes of many sums in parallel).
 
-use super::position::misere_games;
 use super::{argument_error, ErrSlot, PyControl};
 use crate::error::Error;
 use crate::misere_quotient::{relative_bounds, Limits, Quotient, Stopped};
+use crate::position::MisereGame;
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
 };
@@ -19,6 +20,11 @@ pub struct MisereQuotient {
 }
 
 impl MisereQuotient {
+    /// The largest heap size covered.
+    pub(super) fn top(&self) -> usize {
+        self.opts.len() - 1
+    }
+
     fn check_heaps(&self, heaps: &[u64]) -> PyResult<()> {
         let max = self.opts.len() as u64 - 1;
         match heaps.iter().find(|&&h| h > max) {
@@ -145,30 +151,24 @@ impl MisereQuotient {
     }
 }
 
-/// The misère quotient of all sums of heaps of `game` (a HeapRule or OptionTable) up to
-/// `max_heap`, built without the GIL; `progress(heap, total)` is called as heaps are added and
-/// Ctrl-C raises KeyboardInterrupt. `max_order` bounds the quotients the build makes
-/// (`SearchLimitError` past it). However the build stops, the exception raised carries the
-/// quotient proven for the heaps before the one it stopped at as `.quotient` (when there is one).
-#[pyfunction]
-#[pyo3(signature = (game, max_heap, progress=None, max_order=None))]
-pub(super) fn misere_quotient(
+/// The misère quotient of all sums of heaps of `g` up to `max_heap`, built without the GIL;
+/// `progress(heap, total)` is called as heaps are added and Ctrl-C raises KeyboardInterrupt
+/// (as does what a rule's callbacks raised: they park it in `slot`). `max_order` bounds the
+/// quotients the build makes (`SearchLimitError` past it). However the build stops, the
+/// exception raised carries the quotient proven for the heaps before the one it stopped at as
+/// `.quotient` (when there is one).
+pub(super) fn build_quotient(
     py: Python<'_>,
-    game: Bound<'_, PyAny>,
+    g: MisereGame<'_>,
+    slot: ErrSlot,
     max_heap: u64,
     progress: Option<Py<PyAny>>,
     max_order: Option<usize>,
 ) -> PyResult<MisereQuotient> {
-    let games = [game];
-    let mg = misere_games(&games)?;
-    let g = mg[0];
     let limits = Limits {
         max_order: max_order.unwrap_or(usize::MAX),
     };
-    let ctl = PyControl {
-        slot: ErrSlot::default(),
-        progress,
-    };
+    let ctl = PyControl { slot, progress };
     type Kept = (Quotient, Vec<Vec<Vec<u32>>>);
     let built = py.detach(|| -> Result<Kept, Box<(Error, Option<Kept>)>> {
         let opts = g
@@ -200,21 +200,17 @@ pub(super) fn misere_quotient(
     }
 }
 
-/// Proven lower bounds on the order of the misère quotient of `game` (a HeapRule or
-/// OptionTable) at heap `heap`, from the sums with at most `copies` copies of it, built without
-/// the GIL: `(below, classes per copy count, refutations, proof states)`.
-#[pyfunction]
-#[pyo3(signature = (game, heap, copies))]
-pub(super) fn misere_quotient_bounds(
+/// Proven lower bounds on the order of the misère quotient of `g` at heap `heap`, from the sums
+/// with at most `copies` copies of it, built without the GIL: `(below, classes per copy count,
+/// refutations, proof states)`.
+pub(super) fn quotient_bounds(
     py: Python<'_>,
-    game: Bound<'_, PyAny>,
+    g: MisereGame<'_>,
+    slot: ErrSlot,
     heap: u64,
     copies: u32,
 ) -> PyResult<(usize, Vec<usize>, u32, usize)> {
-    let games = [game];
-    let mg = misere_games(&games)?;
-    let g = mg[0];
-    let b = PyControl::run(py, ErrSlot::default(), None, |ctl| {
+    let b = PyControl::run(py, slot, None, |ctl| {
         let opts = g.option_lists(heap, ctl)?;
         relative_bounds(&opts, copies, ctl)
     })?;

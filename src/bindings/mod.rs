@@ -248,7 +248,14 @@ fn pool(k: usize) -> crate::Result<Arc<rayon::ThreadPool>> {
 /// Parses a take-and-break code; returns its canonical form and what the Python layer shows.
 #[pyfunction]
 fn parse_code<'py>(py: Python<'py>, code: &str) -> PyResult<Bound<'py, PyDict>> {
-    let rule = crate::rules::TakeAndBreak::parse(code)?;
+    code_info(py, &crate::rules::TakeAndBreak::parse(code)?)
+}
+
+/// What the Python layer shows of a parsed take-and-break code.
+pub(crate) fn code_info<'py>(
+    py: Python<'py>,
+    rule: &crate::rules::TakeAndBreak,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("canonical", rule.to_string())?;
     d.set_item("octal", rule.is_octal())?;
@@ -284,7 +291,7 @@ fn nim_sum(py: Python<'_>, heaps: PyReadonlyArray1<'_, u64>) -> PyResult<u64> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_class::<sequence::Sequence>()?;
+    m.add_class::<sequence::HeapCore>()?;
     m.add_class::<graph::Graph>()?;
     // The former `_core.CycleError`, for code that still catches it by that name.
     m.add(
@@ -295,10 +302,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nim_sum, m)?)?;
     m.add_function(wrap_pyfunction!(max_threads, m)?)?;
     m.add_function(wrap_pyfunction!(check_memory, m)?)?;
-    m.add_class::<position::HeapRule>()?;
     m.add_class::<position::OptionTable>()?;
-    m.add_function(wrap_pyfunction!(position::heap_values, m)?)?;
-    m.add_function(wrap_pyfunction!(position::outcomes, m)?)?;
     m.add_function(wrap_pyfunction!(position::misere_search, m)?)?;
     m.add_function(wrap_pyfunction!(position::misere_outcomes, m)?)?;
     m.add(
@@ -311,8 +315,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loopy::generalized_values, m)?)?;
     m.add_function(wrap_pyfunction!(loopy::generalized_values_csr, m)?)?;
     m.add_class::<misere::MisereQuotient>()?;
-    m.add_function(wrap_pyfunction!(misere::misere_quotient, m)?)?;
-    m.add_function(wrap_pyfunction!(misere::misere_quotient_bounds, m)?)?;
     m.add_class::<board::BoardGame>()?;
     m.add_function(wrap_pyfunction!(board::memory_available, m)?)?;
     Ok(())

@@ -16,6 +16,8 @@ mod blocks;
 pub mod callback;
 mod finite;
 pub mod naive;
+mod period_search;
+mod rule;
 pub mod sparse;
 pub mod sparse_mask;
 pub mod subtraction;
@@ -26,6 +28,8 @@ pub mod window_mex;
 
 pub use callback::{AllowedFn, OptionList, OptionsFn};
 pub use finite::Kernel as FiniteKernel;
+pub use period_search::Search;
+pub use rule::{sequence, Solver};
 pub use sparse::{SparseOptions, SparseStats, TakeAndBreakSparse};
 pub use sparse_mask::{best_mask, find_mask, SparseMask};
 pub use subtraction::SubtractionExact;
@@ -310,23 +314,6 @@ pub struct Sequence<S> {
     hint: Option<(Period, usize)>,
 }
 
-/// [`Sequence::extend_proving`] looks for a period first at this many values, then at every
-/// fourfold size (the scans then cost a third of the last one more, in time, than one scan).
-pub const FIRST_SCAN: u64 = 1 << 16;
-
-/// Scratch bytes per value of a period scan ([`periodicity::scan`]) at most: long sequences
-/// take none, but its fallback, the failure function, takes 4.
-const SCAN_BYTES: u64 = 4;
-
-/// Reports progress towards `total` rather than the stage being computed.
-struct Towards<'a>(&'a dyn Control, u64);
-
-impl Control for Towards<'_> {
-    fn check(&self, done: u64, _total: u64) -> Result<()> {
-        self.0.check(done, self.1)
-    }
-}
-
 impl<S: Step> Sequence<S> {
     /// A sequence with no values yet, computed by `step`.
     pub fn new(step: S) -> Self {
@@ -402,45 +389,6 @@ impl<S: Step> Sequence<S> {
             Values::U16(v) => check(v, from, to, p, c.saltus),
             Values::U32(v) => check(v, from, to, p, c.saltus),
         }
-    }
-
-    /// [`Sequence::extend`], proving a period on the way where the rule has a theorem: values
-    /// are computed up to [`FIRST_SCAN`], then scanned at every fourfold size (or at the size
-    /// that would prove a period already showing, when nearer); once one is proven, the rest is
-    /// filled from it. Kayles to 10^8 thus takes 0.3 s.
-    ///
-    /// ```
-    /// use grundy::engine::{NoControl, Sequence, SubtractionExact};
-    /// use grundy::rules::Subtraction;
-    /// let rule = || SubtractionExact::new(Subtraction::finite(vec![2, 5, 7]).unwrap());
-    /// let mut filled = Sequence::new(rule());
-    /// filled.extend_proving(200_000, &NoControl).unwrap();
-    /// assert!(filled.proven().is_some()); // found at 2^16 values
-    /// let mut computed = Sequence::new(rule());
-    /// computed.extend(200_000, &NoControl).unwrap();
-    /// assert_eq!(filled.values(), computed.values());
-    /// ```
-    ///
-    /// # Errors
-    /// As [`Sequence::extend`].
-    pub fn extend_proving(&mut self, target: u64, ctl: &dyn Control) -> Result<()> {
-        if matches!(self.step.theorem(), Theorem::Unproven(_)) {
-            return self.extend(target, ctl);
-        }
-        let ctl = Towards(ctl, target);
-        let mut stage = (self.values.len() as u64).max(FIRST_SCAN);
-        while self.proven.is_none() && stage < target {
-            self.extend(stage, &ctl)?;
-            if memory::check(stage.saturating_mul(SCAN_BYTES)).is_err() {
-                break; // no room to scan: compute the rest
-            }
-            let d = self.scan_period(stage as usize);
-            stage = match d.candidate {
-                Some((_, aim)) if aim > stage && aim <= 4 * stage => aim,
-                _ => stage.saturating_mul(4),
-            };
-        }
-        self.extend(target, &ctl)
     }
 
     /// The values computed so far.
@@ -685,6 +633,11 @@ pub trait AnySequence: Send {
     fn extend_proving(&mut self, target: u64, ctl: &dyn Control) -> Result<()>;
     /// [`Sequence::scan_period`].
     fn scan_period(&mut self, n: usize) -> Detection;
+    /// [`Sequence::search_period`].
+    ///
+    /// # Errors
+    /// As [`Sequence::search_period`].
+    fn search_period(&mut self, max_n: u64, ctl: &dyn Control) -> Result<Search>;
     /// [`Sequence::proven`].
     fn proven(&self) -> Option<Period>;
     /// [`Sequence::seed`].
@@ -707,6 +660,9 @@ impl<S: Step> AnySequence for Sequence<S> {
     }
     fn scan_period(&mut self, n: usize) -> Detection {
         Sequence::scan_period(self, n)
+    }
+    fn search_period(&mut self, max_n: u64, ctl: &dyn Control) -> Result<Search> {
+        Sequence::search_period(self, max_n, ctl)
     }
     fn proven(&self) -> Option<Period> {
         self.proven

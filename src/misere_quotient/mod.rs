@@ -217,9 +217,10 @@ impl Quotient {
     /// ```
     /// use grundy::engine::NoControl;
     /// use grundy::misere_quotient::{Limits, Quotient};
-    /// use grundy::position::{HeapRule, MisereGame};
+    /// use grundy::position::MisereGame;
+    /// use grundy::rules::Rule;
     /// // Kayles' quotient has 6 elements for heaps up to 4 and 12 from heap 5.
-    /// let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+    /// let kayles = Rule::TakeAndBreak("0.77".parse().unwrap());
     /// let opts = MisereGame::Rule(&kayles).option_lists(8, &NoControl).unwrap();
     /// let stopped = Quotient::compute_with(&opts, &NoControl, &Limits { max_order: 6 })
     ///     .unwrap_err();

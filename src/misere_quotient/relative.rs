@@ -55,11 +55,12 @@ const MAX_ROUNDS: u32 = 500;
 /// ```
 /// use grundy::engine::NoControl;
 /// use grundy::misere_quotient::relative_bounds;
-/// use grundy::position::{HeapRule, MisereGame};
+/// use grundy::position::MisereGame;
+/// use grundy::rules::Rule;
 /// // Kayles has 32 elements for heaps up to 26 and 40 from heap 27: the sums with copies of
 /// // heap 27 fall into 8 new classes. (Heap 27 alone has Grundy value 8, more than any smaller
 /// // heap, so a sum with one copy and no other is an N-position whatever else it holds.)
-/// let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+/// let kayles = Rule::TakeAndBreak("0.77".parse().unwrap());
 /// let opts = MisereGame::Rule(&kayles).option_lists(27, &NoControl).unwrap();
 /// let b = relative_bounds(&opts, 1, &NoControl).unwrap();
 /// assert_eq!((b.below, b.classes.clone()), (32, vec![32, 1]));

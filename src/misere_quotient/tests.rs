@@ -1,10 +1,11 @@
 use super::*;
 use crate::engine::NoControl;
-use crate::position::{HeapRule, MisereGame};
+use crate::position::MisereGame;
+use crate::rules::Rule;
 use std::collections::HashMap;
 
 fn lists(code: &str, max: u64) -> Vec<Vec<Vec<u32>>> {
-    let rule = HeapRule::TakeAndBreak(code.parse().unwrap());
+    let rule = Rule::TakeAndBreak(code.parse().unwrap());
     MisereGame::Rule(&rule)
         .option_lists(max, &NoControl)
         .unwrap()

@@ -12,8 +12,9 @@
 //!
 //! ```
 //! use grundy::engine::NoControl;
-//! use grundy::position::{HeapRule, Misere, MisereGame};
-//! let nim = HeapRule::TakeAndBreak("0.[3]".parse().unwrap());
+//! use grundy::position::{Misere, MisereGame};
+//! use grundy::rules::Rule;
+//! let nim = Rule::TakeAndBreak("0.[3]".parse().unwrap());
 //! let games = [MisereGame::Rule(&nim)];
 //! let mut m = Misere::new(&games, 100_000, &NoControl);
 //! // Misère Nim: heaps all <= 1 are P iff the number of 1-heaps is odd; else P iff XOR = 0.
@@ -22,11 +23,12 @@
 //! assert!(m.is_p(&[(0, 2), (0, 2)]).unwrap());
 //! ```
 
-use super::search::{search, Cursor, HeapRule, Query};
+use super::search::{search, Cursor, Query};
 use super::{HeapValues, Tail};
 use crate::engine::{Control, Values, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
+use crate::rules::Rule;
 use crate::state_graph::StateGraph;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -98,7 +100,7 @@ impl OptionTable {
 #[derive(Debug, Clone, Copy)]
 pub enum MisereGame<'a> {
     /// A heap of a rule the core lists the options of.
-    Rule(&'a HeapRule),
+    Rule(&'a Rule),
     /// A heap of a rule written in Python, tabulated.
     Table(&'a OptionTable),
     /// A vertex of a game graph.
@@ -553,7 +555,7 @@ mod tests {
     use std::collections::HashMap as Map;
 
     /// Misère outcome by plain recursion over sorted heap lists (no dropping, no sharing).
-    fn naive(rule: &HeapRule, heaps: Vec<u64>, memo: &mut Map<Vec<u64>, bool>) -> bool {
+    fn naive(rule: &Rule, heaps: Vec<u64>, memo: &mut Map<Vec<u64>, bool>) -> bool {
         let mut heaps = heaps;
         heaps.sort_unstable();
         if let Some(&r) = memo.get(&heaps) {
@@ -587,7 +589,7 @@ mod tests {
 
     #[test]
     fn misere_nim_rule() {
-        let nim = HeapRule::TakeAndBreak("0.[3]".parse().unwrap());
+        let nim = Rule::TakeAndBreak("0.[3]".parse().unwrap());
         let games = [MisereGame::Rule(&nim)];
         let mut m = Misere::new(&games, 1 << 20, &NoControl);
         for a in 0..6u64 {
@@ -610,9 +612,9 @@ mod tests {
     #[test]
     fn agrees_with_naive_recursion() {
         let rules = [
-            HeapRule::TakeAndBreak(TakeAndBreak::parse("0.77").unwrap()),
-            HeapRule::TakeAndBreak(TakeAndBreak::parse("4!.0").unwrap()),
-            HeapRule::Subtraction(Subtraction::finite(vec![1, 3, 4]).unwrap()),
+            Rule::TakeAndBreak(TakeAndBreak::parse("0.77").unwrap()),
+            Rule::TakeAndBreak(TakeAndBreak::parse("4!.0").unwrap()),
+            Rule::Subtraction(Subtraction::finite(vec![1, 3, 4]).unwrap()),
         ];
         for rule in &rules {
             let games = [MisereGame::Rule(rule)];
@@ -650,7 +652,7 @@ mod tests {
     #[test]
     fn tables_and_graphs() {
         // Kayles' options of heaps 0..8 as a table, and a small graph: a -> b -> c, a -> c.
-        let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+        let kayles = Rule::TakeAndBreak("0.77".parse().unwrap());
         let (mut os, mut ps, mut parts) = (vec![0u64], vec![0u64], Vec::new());
         for n in 0..8 {
             MisereGame::Rule(&kayles)
@@ -689,7 +691,7 @@ mod tests {
 
     #[test]
     fn limit_is_an_error_not_a_hang() {
-        let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+        let kayles = Rule::TakeAndBreak("0.77".parse().unwrap());
         let games = [MisereGame::Rule(&kayles)];
         let mut m = Misere::new(&games, 10_000, &NoControl);
         let e = m.is_p(&[(0, 1_000_000_000_000_000_000)]).unwrap_err();
@@ -703,7 +705,7 @@ mod tests {
 
     #[test]
     fn batch_matches_single() {
-        let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
+        let kayles = Rule::TakeAndBreak("0.77".parse().unwrap());
         let games = [MisereGame::Rule(&kayles)];
         let rows: Vec<u64> = (0..300u64).map(|i| (i * 7 + i / 5) % 9).collect();
         let got = misere_outcomes(&games, &rows, 3, 1 << 20, &NoControl).unwrap();

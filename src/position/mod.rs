@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use grundy::engine::{NoControl, Sequence, TakeAndBreakExact};
-//! use grundy::position::{outcomes, HeapRule, HeapValues, Tail};
+//! use grundy::position::{outcomes, HeapValues, Tail};
 //! use grundy::rules::TakeAndBreak;
 //! let rule = TakeAndBreak::parse("0.77").unwrap();
 //! let mut seq = Sequence::new(TakeAndBreakExact::new(rule.clone()));
@@ -29,10 +29,11 @@ pub mod search;
 
 pub use family::{Family, Parts};
 pub use misere::{Misere, MisereGame, OptionTable};
-pub use search::{search, Cursor, Found, HeapRule, Query, Strategy};
+pub use search::{search, Cursor, Found, Query, Strategy};
 
 use crate::engine::Values;
 use crate::error::{Error, Result};
+use crate::rules::Rule;
 use rayon::prelude::*;
 
 /// What is known about `G` beyond the computed table.
@@ -205,7 +206,7 @@ pub fn outcomes(vals: &HeapValues, heaps: &[u64], width: usize) -> Result<Vec<bo
 /// # Errors
 /// [`Error::Invalid`] when the lengths differ, or as [`search()`] for a heap.
 pub fn has_option_with_value(
-    rule: &HeapRule,
+    rule: &Rule,
     vals: &HeapValues,
     heaps: &[u64],
     targets: &[u64],
@@ -240,7 +241,7 @@ mod tests {
         // Nim [10, 12, 5]: nim-sum 3; only the heap of 10 can move to 10 ^ 3 = 9.
         let t = Values::U16((0..16).collect());
         let v = HeapValues::new(&t, Tail::Identity).unwrap();
-        let nim = HeapRule::TakeAndBreak("0.[3]".parse().unwrap());
+        let nim = Rule::TakeAndBreak("0.[3]".parse().unwrap());
         let heaps = [10, 12, 5];
         let targets: Vec<u64> = heaps.iter().map(|h| h ^ 3).collect();
         assert_eq!(

@@ -122,6 +122,26 @@ impl TakeAndBreak {
             .map_or(0, |i| i + 1)
     }
 
+    /// Whether leaving the heaps `parts` (in any order) is a move from a heap of `n`.
+    pub fn is_option(&self, n: u64, parts: &[u64]) -> bool {
+        if parts.len() > 3 || parts.contains(&0) {
+            return false;
+        }
+        let Some(sum) = parts.iter().try_fold(0u64, |a, &b| a.checked_add(b)) else {
+            return false;
+        };
+        if sum > n {
+            return false;
+        }
+        let d = self.digit(n - sum);
+        if !d.allows(parts.len() as u32) || (n == sum && parts.len() < 2) {
+            return false;
+        }
+        let mut p = parts.to_vec();
+        p.sort_unstable();
+        !(d.unequal && p.windows(2).any(|w| w[0] == w[1]))
+    }
+
     /// Brings the code to its canonical form: shortest repeated group, no redundant prefix digits,
     /// no trailing zero digits.
     fn normalise(&mut self) {

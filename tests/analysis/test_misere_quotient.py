@@ -191,7 +191,7 @@ def test_max_order_stops_a_build_and_keeps_the_quotient_proven_before() -> None:
     assert isinstance(e, ValueError) and e.limit == 100
     kept = e.quotient
     assert isinstance(kept, gr.MisereQuotient) and (kept.max_heap, kept.order) == (24, 24)
-    assert game._misere_quotient is kept
+    assert game._core_values().quotient is kept._core  # kept by the game's core
     direct = gr.misere_quotient(gr.dawsons_kayles(), 24)
     assert np.array_equal(kept.table, direct.table)
     assert np.array_equal(kept.pretending, direct.pretending)
@@ -238,7 +238,7 @@ def test_an_interrupted_build_keeps_what_it_proved() -> None:
     with pytest.raises(Stop) as info:
         build(game, 40, interrupt)
     kept = info.value.quotient
-    assert kept.max_heap == 19 and game._misere_quotient is kept
+    assert kept.max_heap == 19 and game._core_values().quotient is kept._core
     assert np.array_equal(kept.table, gr.misere_quotient(gr.kayles(), 19).table)
 
 
@@ -333,3 +333,23 @@ def test_the_core_refuses_heaps_past_max_heap_with_an_argument_error() -> None:
     q = gr.misere_quotient(gr.kayles(), 5)
     with pytest.raises(gr.ArgumentError, match="max_heap = 5"):
         q._core.element(np.array([9], dtype=np.uint64))
+
+
+def test_the_quotient_is_kept_by_the_games_core_and_python_rules_are_listed_there():
+    g = gr.TakeAndBreak("0.07")
+    assert g._core_values().quotient is None
+    q = gr.misere_quotient(g, 10)
+    assert g._core_values().quotient is q._core
+    small = gr.misere_quotient(g, 6)  # a smaller one is built, the larger one stays kept
+    assert small.max_heap == 6 and g._core_values().quotient is q._core
+    # A rule written in Python gives the quotient of the same rule built in: the core asks it heap by heap.
+    dawson = gr.HeapGame(lambda n: [(a, n - 2 - a) for a in range(n - 1)] if n >= 2 else [])
+    assert gr.misere_quotient(dawson, 10).order == q.order
+
+    def broken(n):
+        if n == 5:
+            raise ZeroDivisionError("heap 5")
+        return [(n - 1,)] if n else []
+
+    with pytest.raises(ZeroDivisionError, match="heap 5"):
+        gr.misere_quotient(gr.HeapGame(broken), 8)

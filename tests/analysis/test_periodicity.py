@@ -234,3 +234,17 @@ def test_random_subtraction_sets_filled_equal_computed(members):
 def test_from_period_must_be_a_bool():
     with pytest.raises(TypeError, match="from_period"):
         gr.kayles().values(10, from_period="yes")
+
+
+def test_values_and_periodicity_share_the_cores_schedule_and_proof():
+    # values() proves Kayles's period on the way (at 1024 values, the first size of the one schedule);
+    # the proof is the core's, so value() reads a huge heap off it without a search of its own.
+    g = gr.kayles()
+    g.values(5000)
+    assert g._core_values().proven == (71, 12, 0)
+    assert g.value(10**18) == 1 and g.known_periodicity is None
+    p = g.periodicity()
+    assert (p.preperiod, p.period, p.proven, p.checked_to) == (71, 12, True, 5000)
+    # A fresh game searches from 1024 values, doubling: 0.156 shows and is proven at 8192.
+    q = gr.TakeAndBreak("0.156").periodicity()
+    assert (q.preperiod, q.period, q.proven, q.checked_to) == (3479, 349, True, 8192)

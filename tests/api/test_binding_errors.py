@@ -35,8 +35,7 @@ def test_bad_codes_are_code_errors_with_code_and_position(code, position):
     makers = [
         lambda: gr.TakeAndBreak(code),
         lambda: _core.parse_code(code),
-        lambda: _core.Sequence.take_and_break(code),
-        lambda: _core.HeapRule.take_and_break(code),
+        lambda: _core.HeapCore.take_and_break(code),
     ]
     for make in makers:
         with pytest.raises(gr.CodeError) as info:
@@ -85,12 +84,12 @@ def test_game_graph_cycle_names_labels():
 def test_bad_arguments_in_the_core_are_argument_errors():
     # Issue 32, fault 7: the core's Error::Invalid used to reach Python as a plain ValueError.
     with pytest.raises(gr.ArgumentError, match="engine must be") as info:
-        _core.Sequence.take_and_break("0.77", "fast")
+        _core.HeapCore.take_and_break("0.77", "fast")
     assert isinstance(info.value, ValueError)
     with pytest.raises(gr.ArgumentError, match="sparse engine"):
-        _core.Sequence.take_and_break("0.[3]", "sparse")
+        _core.HeapCore.take_and_break("0.[3]", "sparse")
     with pytest.raises(gr.ArgumentError, match="threads must be at least 1"):
-        _core.Sequence.take_and_break("0.77").extend(10, None, 0)
+        _core.HeapCore.take_and_break("0.77").extend(10, None, 0)
 
 
 def test_core_memory_errors_carry_the_estimate():

@@ -75,7 +75,7 @@ def test_pool_is_at_most_one_thread_per_processor():
 
 
 def test_zero_threads_is_a_value_error_in_the_core_too():
-    seq = _core.Sequence.take_and_break("0.77")
+    seq = _core.HeapCore.take_and_break("0.77")
     with pytest.raises(ValueError, match="threads must be at least 1"):
         seq.extend(10, None, 0)
     g = _core.Graph.from_arrays(2, np.array([1], np.int64), np.array([0], np.int64))

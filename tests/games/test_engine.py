@@ -29,7 +29,7 @@ def test_gil_is_released_while_computing(progress):
     t = threading.Thread(target=count)
     t.start()
     before = ticks
-    gr.TakeAndBreak("0.77", engine="exact").values(60_000, progress=progress)  # several tenths of a second
+    gr.TakeAndBreak("0.77", engine="exact").values(60_000, progress=progress, from_period=False)  # tenths of a second
     after = ticks
     stop = True
     t.join()
@@ -111,7 +111,7 @@ def test_periodicity_progress_follows_the_growing_target(capsys):
 def test_seed_binding_checks_its_input():
     from grundy import _core
 
-    seq = _core.Sequence.take_and_break("0.77")
+    seq = _core.HeapCore.take_and_break("0.77")
     want = gr.kayles().values(500).astype(np.uint32)
     seq.seed(want)
     assert len(seq) == 500 and seq.array(0, 500).tolist() == want.tolist()
@@ -120,6 +120,6 @@ def test_seed_binding_checks_its_input():
     bad = want.copy()
     bad[-3] += 1
     with pytest.raises(ValueError, match=r"G\(497\)"):
-        _core.Sequence.take_and_break("0.77").seed(bad)
+        _core.HeapCore.take_and_break("0.77").seed(bad)
     with pytest.raises(TypeError):
-        _core.Sequence.take_and_break("0.77").seed(want.astype(np.float64))
+        _core.HeapCore.take_and_break("0.77").seed(want.astype(np.float64))

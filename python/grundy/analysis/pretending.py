@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -54,16 +53,6 @@ class PretendingPeriod:
     def __str__(self) -> str:
         what = "proven" if self.proven else "observed only"
         return f"period {self.period} from heap {self.preperiod} ({what}, computed to heap {self.checked_to})"
-
-
-def _proof_shape(game: Any) -> tuple[int, int] | None:
-    """``(t, r)``: most tokens a move takes and most heaps it leaves, for a finite rule; else None."""
-    info = getattr(game, "_info", None)
-    if isinstance(info, dict) and not info.get("infinite", True):
-        return int(info["last_nonzero"]), int(info["max_heaps"])
-    if getattr(game, "kind", None) == "finite" and getattr(game, "members", None):
-        return max(game.members), 1
-    return None
 
 
 def _find_period(phi: np.ndarray) -> tuple[int, int] | None:

@@ -24,7 +24,7 @@ import numpy as np
 from ..exceptions import ArgumentError
 from ..play.move import Move
 from ..play.nimsum import heap_array
-from .pretending import PretendingPeriod, _find_period, _proof_shape
+from .pretending import PretendingPeriod, _find_period
 
 __all__ = ["MisereQuotient", "PretendingPeriod"]
 
@@ -239,7 +239,7 @@ class MisereQuotient:
         if found is None:
             return None
         n0, p = found
-        shape = _proof_shape(self.game)
+        shape = self.game._core_values().proof_shape  # (t, r): most tokens taken, most heaps left
         needed = None if shape is None else shape[1] * (n0 + p) + shape[0] - 1
         proven = needed is not None and self.max_heap >= needed
         return PretendingPeriod(n0, p, self.max_heap, proven, needed)

@@ -1,7 +1,8 @@
 """Building misère quotients of heap games, their lower bounds, and the cache positions use.
 
-A heap game plugs in through one method, ``game._misere_rule(top, limit)``: the core's view of its
-rule for heaps up to ``top`` (its own rule, or a table of options for a rule written in Python).
+A heap game plugs in through one method, ``game._core_values()``: its core (``grundy._core.HeapCore``),
+which builds the quotient from the game's rule (asking a rule written in Python heap by heap) and keeps
+the quotient of the largest heaps built, and the heap from which an automatic build gave up.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .. import _core
 from .._ui.progress import Bar, _check_progress
 from .._validate import as_count, as_heap, as_limit
 from ..exceptions import ArgumentError, ArgumentTypeError, TooLargeError
@@ -34,9 +34,7 @@ class HeapGameLike(Protocol):
 
     def _label(self) -> str: ...
 
-    def _heap_rule(self) -> Any: ...
-
-    def _misere_rule(self, top: int, limit: int) -> Any: ...
+    def _core_values(self) -> Any: ...
 
 
 def misere_quotient(
@@ -46,11 +44,11 @@ def misere_quotient(
 
     The construction is exact: each heap size is learned from misère outcomes and then proven
     (module notes of ``src/misere_quotient``). Runs in the core without the GIL; Ctrl-C stops it.
-    The result is cached on the game, and :class:`~grundy.Position` uses it for misère play.
+    The result is kept by the game's core, and :class:`~grundy.Position` uses it for misère play.
 
     However a build stops (Ctrl-C, ``max_order``, memory), the work up to there is kept: the
     exception raised carries the quotient proven for the heaps below the one it stopped at, as its
-    ``quotient`` attribute, and that quotient is cached on the game like a finished one.
+    ``quotient`` attribute, and that quotient is kept by the game's core like a finished one.
 
     Parameters
     ----------
@@ -111,9 +109,6 @@ def misere_quotient(
     if bound == 0:
         raise ArgumentError("max_order must be at least 1 (the quotient of no heaps has 1 element)")
     progress = _check_progress(progress)
-    cached = getattr(game, "_misere_quotient", None)
-    if isinstance(cached, MisereQuotient) and cached.max_heap == top:
-        return cached
     bar = Bar(progress, "misère quotient", " heaps", total=top + 1, scale=False)
     try:
         q = _build(game, top, bar.update, bound)
@@ -125,24 +120,18 @@ def misere_quotient(
 
 def _check_heap_game(game: Any) -> None:
     """ArgumentTypeError unless ``game`` is a heap game (the only games with misère quotients here)."""
-    if not callable(getattr(game, "_misere_rule", None)):
+    if not callable(getattr(game, "_core_values", None)):
         raise ArgumentTypeError(f"misère quotients are computed for heap games, not {type(game).__name__}")
 
 
-def _core_rule(game: HeapGameLike, top: int) -> Any:
-    """The rule the core builds from: the game's own, or a table of options for a rule in Python."""
-    return game._misere_rule(top, max(top, 1))
-
-
 def _build(game: HeapGameLike, top: int, progress: Any, max_order: int | None = None) -> MisereQuotient:
-    """Build the quotient in the core (a table of options for rules written in Python) and cache it.
+    """Build the quotient in the game's core, which keeps it (that of the largest heaps).
 
     A build that stops raises with the quotient of the heaps before, as ``.quotient`` (see
-    :func:`misere_quotient`), cached too.
+    :func:`misere_quotient`), kept by the core too.
     """
-    rule = _core_rule(game, top)
     try:
-        core = _core.misere_quotient(rule, top, progress, max_order)
+        core = game._core_values().misere_quotient(top, progress, max_order)
     except BaseException as e:
         if isinstance(e, MemoryError) and getattr(e, "quotient", None) is None and hasattr(e, "add_note"):
             e.add_note(
@@ -153,23 +142,13 @@ def _build(game: HeapGameLike, top: int, progress: Any, max_order: int | None = 
         if kept is not None and not isinstance(kept, MisereQuotient):
             q = MisereQuotient(game, kept)
             e.quotient = q  # type: ignore[attr-defined]
-            _cache(game, q)
             if hasattr(e, "add_note"):  # Python 3.11+
                 e.add_note(
                     f"The quotient of heaps up to {q.max_heap} (order {q.order}) is proven: it is "
-                    "this exception's .quotient, and cached on the game."
+                    "this exception's .quotient, and kept by the game."
                 )
         raise
-    q = MisereQuotient(game, core)
-    _cache(game, q)
-    return q
-
-
-def _cache(game: HeapGameLike, q: MisereQuotient) -> None:
-    """Keep ``q`` on the game unless a quotient of larger heaps is there already."""
-    cached = getattr(game, "_misere_quotient", None)
-    if not isinstance(cached, MisereQuotient) or cached.max_heap < q.max_heap:
-        game._misere_quotient = q  # type: ignore[attr-defined]
+    return MisereQuotient(game, core)
 
 
 @dataclass(frozen=True)
@@ -278,8 +257,7 @@ def misere_quotient_bounds(game: HeapGameLike, heap: int, copies: int) -> Quotie
     m = as_count(copies, "copies")
     if m > _MAX_COPIES:
         raise TooLargeError(f"copies must be below 2**32, got {m}")
-    rule = _core_rule(game, top)
-    below, classes, refutations, states = _core.misere_quotient_bounds(rule, top, m)
+    below, classes, refutations, states = game._core_values().misere_quotient_bounds(top, m)
     return QuotientBounds(top, m, below, tuple(classes), refutations, states)
 
 
@@ -299,16 +277,18 @@ def cached_quotient(game: HeapGameLike, top: int) -> MisereQuotient | None:
     ``AUTO_BUDGET`` seconds (wild games can grow large quotients); a build that runs over is abandoned,
     remembered, and the exhaustive search decides instead.
     """
-    cached = getattr(game, "_misere_quotient", None)
-    if isinstance(cached, MisereQuotient):
+    core = game._core_values()
+    kept = core.quotient
+    if kept is not None:
+        cached = MisereQuotient(game, kept)
         per = cached.period
         if cached.max_heap >= top or (per is not None and per.proven):
             return cached
-    gave_up = getattr(game, "_misere_quotient_gave_up", None)
+    gave_up = core.quotient_out_of_reach
     if top > AUTO_MAX_HEAP or game.is_nim or (gave_up is not None and top >= gave_up):
         return None
-    if game._heap_rule() is None:
-        return None  # a rule written in Python: tabulating its options is not cheap
+    if core.is_callback:
+        return None  # a rule written in Python: listing its options is not cheap
     deadline = time.perf_counter() + AUTO_BUDGET
     reached = [0]
 
@@ -321,5 +301,5 @@ def cached_quotient(game: HeapGameLike, top: int) -> MisereQuotient | None:
         return _build(game, top, budget)
     except _OverBudget:
         # Heap sizes from the one the build was stuck at cannot be reached within the budget.
-        game._misere_quotient_gave_up = max(1, reached[0])  # type: ignore[attr-defined]
+        core.give_up_quotient(max(1, reached[0]))
         return None

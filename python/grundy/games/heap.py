@@ -17,9 +17,9 @@ from .._validate import as_count, as_heap
 from ..analysis.periodicity import DEFAULT_MAX_N, DIRECT_LIMIT, Periodicity, SparseSpace
 from ..exceptions import ArgumentTypeError, NoPeriodError
 from ..io import checkpoint as _checkpoint
-from .heap_block import HeapComponents, option_table
+from .heap_block import HeapComponents
 from .heap_display import HeapGameDisplay
-from .run import CHECKPOINT_EVERY, Run
+from .run import CHECKPOINT_EVERY, MAX_VALUES, Run
 
 Path = str | os.PathLike[str]
 
@@ -36,7 +36,8 @@ class Game(HeapGameDisplay):
     Parameters
     ----------
     seq : object
-        The core's cache of the rule's values (a ``grundy._core.Sequence``), built by the subclass.
+        The game's core (a ``grundy._core.HeapCore``), built by the subclass: its rule, its values, its
+        period search and proven period, and its misère quotients. The game's one handle to the core.
     key : object
         What identifies the rule within its class, for ``==`` and ``hash``.
 
@@ -56,11 +57,9 @@ class Game(HeapGameDisplay):
     #: A name shown beside the rule (``"Kayles"``), or None.
     name: str | None = None
 
-    def __init__(self, seq: _core.Sequence, key: Any) -> None:
+    def __init__(self, seq: _core.HeapCore, key: Any) -> None:
         self._seq = seq
         self._key = key
-        self._core_rule: Any = None
-        self._proven: Periodicity | None = None
         self._periodicity: Periodicity | None = None
         self._sparse: SparseSpace | None = None
 
@@ -99,10 +98,10 @@ class Game(HeapGameDisplay):
             same for any thread count.
         from_period : bool, default True
             For rules a periodicity theorem covers (finite codes and subtraction sets), look for a period
-            on the way (at 2**16 values, then at every fourfold size) and, once it is proven, fill the
-            remaining values from it: exact, and fast (Kayles to 10**8 in 0.3 s). Values beyond a period
-            proven by :meth:`periodicity` are always filled from it. False computes every value up to the
-            first proven period (for benchmarking the engines).
+            on the way (the schedule of :meth:`periodicity`: from 1024 values, doubling) and, once it is
+            proven, fill the remaining values from it: exact, and fast (Kayles to 10**8 in 0.3 s). Values
+            beyond a period proven by :meth:`periodicity` are always filled from it. False computes every
+            value up to the first proven period (for benchmarking the engines).
 
         Returns
         -------
@@ -144,7 +143,7 @@ class Game(HeapGameDisplay):
         >>> import grundy as gr
         >>> gr.kayles().values(8)
         array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
-        >>> filled = gr.kayles().values(10**6)  # period proven at 2**16 values, the rest filled
+        >>> filled = gr.kayles().values(10**6)  # period proven at 1024 values, the rest filled
         >>> bool((filled == gr.kayles().values(10**6, from_period=False)).all())
         True
         """
@@ -196,10 +195,11 @@ class Game(HeapGameDisplay):
         h = as_heap(h, "h")
         if h < len(self._seq):
             return self._seq.get(h)
-        if self._proven is None and h >= DIRECT_LIMIT:
+        if self._seq.proven is None and h >= DIRECT_LIMIT:
             self.periodicity()
-        if self._proven is not None and h >= (self._proven.preperiod or 0):
-            return self._proven.value(h)
+        g = self._seq.value(h)  # through the proven period (or G(h) = h for Nim)
+        if g is not None:
+            return g
         if h < DIRECT_LIMIT:
             self._ensure(h + 1)
             return self._seq.get(h)
@@ -273,28 +273,14 @@ class Game(HeapGameDisplay):
         """
         max_n = DEFAULT_MAX_N if max_n is None else as_count(max_n, "max_n")
         with self._run(progress, checkpoint, checkpoint_every, f"{self}: periodicity", threads) as run:
-            if self._proven is None:
-                self._set_periodicity(self._search_period(max_n, run))
-            return self._periodicity  # type: ignore[return-value]
+            p = self._periodicity
+            if p is None or not p.proven or self._seq.proven is None:
+                p = self._periodicity = self._search_period(min(max_n, MAX_VALUES), run)
+            return p
 
     def _search_period(self, max_n: int, run: Run) -> Periodicity:
-        n = min(max(1024, len(self._seq)), max_n)
-        unprovable = self._seq.unproven_reason() is not None
-        last = None
-        while True:
-            run.ensure(n)
-            d, aim = self._seq.period(n)
-            key = d and (d["preperiod"], d["period"], d["saltus"])
-            if d is not None and (d["proven"] or (unprovable and key == last)) or n >= max_n:
-                break
-            last = key
-            # Straight to the size that proves an observed period; to the size that would prove
-            # a period still showing if that is nearer than doubling (0.354: 2.01e7, not 2^25).
-            need = d and d["needed"]
-            if need and need > n:
-                n = min(max_n, need)
-            else:
-                n = min(max_n, aim if aim and n < aim <= 2 * n else 2 * n)
+        """The core's period search (its one schedule) up to ``max_n`` values, as a result."""
+        d, n = run.drive(lambda progress: self._seq.search_period(max_n, progress, run.threads))
         if d is None:
             why = self._seq.unproven_reason()
             cert = f"no period found in G(0..{n - 1})" + (f"; {why}" if why else "")
@@ -305,9 +291,10 @@ class Game(HeapGameDisplay):
         return Periodicity(n0, p, d["saltus"], d["proven"], d["certificate"], d["checked_to"], base)
 
     def _set_periodicity(self, p: Periodicity) -> None:
+        """Keep ``p`` (read back from a file); a proven period is proven again by the core from the values."""
         self._periodicity = p
-        if p.proven:
-            self._proven = p
+        if p.proven and self._seq.proven is None and p.checked_to <= len(self._seq):
+            self._seq.period(p.checked_to)
 
     @property
     def known_periodicity(self) -> Periodicity | None:
@@ -407,32 +394,22 @@ class Game(HeapGameDisplay):
         >>> import grundy as gr
         >>> gr.nim().is_nim, gr.kayles().is_nim, gr.Subtraction.all_but([]).is_nim
         (True, False, True)
+        >>> gr.TakeAndBreak("0.3").is_nim, gr.Subtraction([1, 2]).is_nim
+        (False, False)
         """
-        return False
-
-    def _heap_rule(self) -> _core.HeapRule | None:
-        """The core's view of the rule for move search (built once), or None for Python rules."""
-        return None
-
-    def _py_options(self, n: int) -> list[tuple[int, ...]]:
-        """The options of heap ``n`` of a rule written in Python, each a sorted tuple, once each."""
-        raise ArgumentTypeError(f"{self._constructor()} lists its options in the core")  # pragma: no cover
+        return self._seq.is_nim
 
     def _is_option(self, n: int, parts: list[int]) -> bool:
         """Whether the heaps ``parts`` are an option of a heap of ``n``."""
-        rule = self._heap_rule()
-        if rule is not None:
-            return bool(rule.is_option(n, parts))
-        return tuple(sorted(parts)) in self._py_options(n)
+        return self._seq.is_option(n, parts)
 
     def _misere_rule(self, top: int, limit: int) -> Any:
-        """The core's view of the rule for misère searches and quotients of heaps up to ``top``.
+        """The core's view of the rule for misère searches of heaps up to ``top``.
 
-        The rule itself, or for a rule written in Python a table of its options (SearchLimitError
-        when that table alone would pass ``limit``).
+        The game's core, or for a rule written in Python a table of its options made by the core
+        (SearchLimitError when that table alone would pass ``limit``).
         """
-        rule = self._heap_rule()
-        return rule if rule is not None else option_table(self, top, limit)
+        return self._seq.misere_game(top, limit)
 
     def _nim_after(self, h: int) -> tuple[int, ...]:
         """What a Nim move to a heap of ``h`` leaves (a heap of 0 is still a heap here)."""
@@ -446,8 +423,8 @@ class Game(HeapGameDisplay):
         seq.seed(values)
         self._seq = seq
 
-    def _core_values(self) -> _core.Sequence:
-        """The core's cached values, for the core's searches over them."""
+    def _core_values(self) -> _core.HeapCore:
+        """The game's core: its rule, values, period and quotients, for the core's searches over them."""
         return self._seq
 
     def _computed_values(self, k: int | None = None) -> np.ndarray:
@@ -455,30 +432,25 @@ class Game(HeapGameDisplay):
         n = len(self._seq)
         return self._seq.array(0, n if k is None else min(k, n))
 
-    def _tail(self, top: int) -> tuple[int, int, int] | None:
-        """Make G(h) known for every h <= top; return the proven period beyond the computed values.
+    def _cover(self, top: int) -> None:
+        """Make the core know G(h) for every h <= top, computed or through its proven period.
 
         Follows :meth:`value`: values below ``DIRECT_LIMIT`` are computed, larger heaps need a
         proven period; otherwise :meth:`value` raises the NoPeriodError that says what to do.
-        None when the table suffices.
         """
-        if top >= len(self._seq):
-            if self._proven is None and top >= DIRECT_LIMIT:
+        if top >= len(self._seq) and self._seq.value(top) is None:
+            if top >= DIRECT_LIMIT:
                 self.periodicity()
-            if self._proven is None:
+            if self._seq.value(top) is None:
                 if top < DIRECT_LIMIT:
                     self._ensure(top + 1)
                 else:
                     self.value(top)  # raises: no period proven
-        p = self._proven
-        if p is None or p.period is None:
-            return None
-        return (p.preperiod or 0, p.period, p.saltus)
 
     def _heap_values(self, heaps: np.ndarray) -> np.ndarray:
         """G of every heap of a ``uint64`` array, through the proven period where needed."""
-        tail = self._tail(int(heaps.max()))
-        return _core.heap_values(self._seq, tail, heaps)
+        self._cover(int(heaps.max()))
+        return self._seq.heap_values(heaps)
 
     def _components(self, items: Any) -> HeapComponents:
         """Heaps of this game as components of a :class:`~grundy.Position`."""

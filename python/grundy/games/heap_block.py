@@ -13,12 +13,12 @@ import numpy as np
 
 from .. import _core
 from ..analysis.quotient_build import cached_quotient
-from ..exceptions import ArgumentError, SearchLimitError
-from ..play.components import PY_WEIGHT, Components, Work, indices, misere_nim_is_p
+from ..exceptions import ArgumentError
+from ..play.components import Components, Work, indices, misere_nim_is_p
 from ..play.move import Move, check_parts
 from ..play.nimsum import heap_array
 
-__all__ = ["HeapComponents", "HeapRuleGame", "option_table"]
+__all__ = ["HeapComponents", "HeapRuleGame"]
 
 
 class HeapRuleGame(Protocol):
@@ -33,54 +33,19 @@ class HeapRuleGame(Protocol):
         """G(0..n-1)."""
         ...
 
-    def _heap_rule(self) -> Any: ...
-
-    def _py_options(self, n: int) -> list[tuple[int, ...]]: ...
-
     def _is_option(self, n: int, parts: list[int]) -> bool: ...
 
     def _nim_after(self, h: int) -> tuple[int, ...]: ...
 
-    def _core_values(self) -> Any: ...
+    def _core_values(self) -> _core.HeapCore: ...
 
-    def _tail(self, top: int) -> tuple[int, int, int] | None: ...
+    def _cover(self, top: int) -> None: ...
 
     def _heap_values(self, heaps: np.ndarray) -> np.ndarray: ...
 
     def _label(self) -> str: ...
 
     def _misere_rule(self, top: int, limit: int) -> Any: ...
-
-
-def option_table(game: HeapRuleGame, top: int, max_positions: int) -> Any:
-    """Tabulate the options of heaps ``0..top`` of a rule written in Python, for the misère search.
-
-    Raises
-    ------
-    SearchLimitError
-        When ``top`` is larger than ``max_positions`` (the table alone would pass the limit).
-
-    Examples
-    --------
-    >>> import grundy as gr
-    >>> t = option_table(gr.Subtraction(allowed=lambda n, k: k <= 2), 3, 100)
-    >>> type(t).__name__
-    'OptionTable'
-    """
-    if top > max_positions:
-        raise SearchLimitError(
-            f"the misère search tabulates the options of every heap up to {top} of {game._label()}, more than "
-            f"max_positions = {max_positions}; try smaller heaps",
-            max_positions,
-        )
-    opt_start, part_start, parts = [0], [0], list[int]()
-    for n in range(top + 1):
-        for o in game._py_options(n):
-            parts.extend(o)
-            part_start.append(len(parts))
-        opt_start.append(len(part_start) - 1)
-    u = np.uint64
-    return _core.OptionTable(np.array(opt_start, u), np.array(part_start, u), np.array(parts, u))
 
 
 def _expand(kind: str, x: Sequence[int]) -> Iterator[tuple[int, ...]]:
@@ -189,23 +154,12 @@ class HeapComponents:
         arr.flags.writeable = False
         return HeapComponents(self.game, arr)
 
-    def _options(self, n: int, target: int | None, work: Work, tail: Any = None) -> Iterator[tuple[int, ...]]:
-        """Yield the options of heap ``n`` (those worth ``target`` when given)."""
-        rule = self.game._heap_rule()
-        if rule is None:
-            work.spend(PY_WEIGHT * (n + 1))
-            if target is None:
-                yield from self.game._py_options(n)
-                return
-            table = self.game.values(n + 1).astype(np.uint64)
-            for after in self.game._py_options(n):
-                if int(np.bitwise_xor.reduce(table[list(after)], initial=np.uint64(0))) == target:
-                    yield after
-            return
-        seq = self.game._core_values()
+    def _options(self, n: int, target: int | None, work: Work) -> Iterator[tuple[int, ...]]:
+        """Yield the options of heap ``n`` (those worth ``target`` when given), found by the game's core."""
+        core = self.game._core_values()
         cursor: tuple[int, int] | None = (0, 0)
         while cursor is not None:
-            fams, cursor, done = rule.search(seq, tail, n, target, cursor, work.slice())
+            fams, cursor, done = core.search(n, target, cursor, work.slice())
             work.spend(done)
             for kind, x in fams:
                 yield from _expand(kind, x)
@@ -225,22 +179,15 @@ class HeapComponents:
             for i in indices(target < heaps):
                 yield Move(start + i, int(heaps[i]), self.nim_after(int(target[i])))
             return
-        targets = self.values() ^ np.uint64(x)
-        rule = self.game._heap_rule()
-        if rule is None:
-            for i, h in enumerate(heaps.tolist()):
-                for after in self._options(h, int(targets[i]), work):
-                    yield Move(start + i, h, after)
-            return
-        tail = self.game._tail(int(heaps.max()))
+        targets = self.values() ^ np.uint64(x)  # also makes every smaller heap's value known
         # Which heaps have a winning option at all: in parallel in the core, once per heap size.
         uniq, inverse = np.unique(heaps, return_inverse=True)
         first = np.zeros(uniq.size, dtype=np.intp)
         first[inverse[::-1]] = np.arange(heaps.size)[::-1]
-        has = rule.has_option(self.game._core_values(), tail, uniq, np.ascontiguousarray(targets[first]))
+        has = self.game._core_values().has_option(uniq, np.ascontiguousarray(targets[first]))
         for i in indices(has[inverse]):
             h = int(heaps[i])
-            for after in self._options(h, int(targets[i]), work, tail):
+            for after in self._options(h, int(targets[i]), work):
                 yield Move(start + i, h, after)
 
     def play(self, i: int, move: Move) -> HeapComponents:
@@ -295,7 +242,7 @@ class HeapComponents:
         return q if q is not None and q.max_heap >= top else None
 
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
-        """Return the rule for the misère search (a table of options for Python rules) and the heaps."""
+        """Return the rule for the misère search (the core tabulates a Python rule's options) and the heaps."""
         top = int(self.heaps.max()) if self.heaps.size else 0
         return self.game._misere_rule(top, limit), list(self.heaps.tolist())
 
@@ -310,8 +257,9 @@ class HeapComponents:
                 return misere_nim_is_p(rows)
             rule, _ = HeapComponents(self.game, rows.ravel()).misere_root(limit)
             return _core.misere_outcomes([rule], rows, limit)
-        tail = (0, 1, 1) if self.game.is_nim else self.game._tail(int(rows.max()))
-        return _core.outcomes(self.game._core_values(), tail, rows)
+        if not self.game.is_nim:
+            self.game._cover(int(rows.max()))
+        return self.game._core_values().outcomes(rows)
 
     def label(self) -> str:
         """Return the game's name and code (or constructor)."""

@@ -70,7 +70,7 @@ class HeapGame(Game):
             )
         self.rule = options
         self.name = as_name(name)
-        super().__init__(_core.Sequence.options(options), ("options", id(options)))
+        super().__init__(_core.HeapCore.options(options), ("options", id(options)))
 
     def options(self, n: int) -> list[tuple[int, ...]]:
         """List the options of a heap of ``n`` as the rule gives them, each a tuple of heap sizes.
@@ -131,9 +131,6 @@ class HeapGame(Game):
                 ints.append(p)
             out.append(tuple(ints))
         return out
-
-    def _py_options(self, n: int) -> list[tuple[int, ...]]:
-        return sorted({tuple(sorted(o)) for o in self.options(n)})
 
     def _label(self) -> str:
         return self._constructor()

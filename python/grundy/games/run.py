@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from .._ui.progress import Bar, _check_progress, _check_threads
 from .._validate import _short
@@ -21,7 +22,7 @@ from ..io import checkpoint as _checkpoint
 
 
 class Game(_checkpoint.Game, Protocol):
-    """What a run asks of a heap game, besides what files ask: the core's cache of its values."""
+    """What a run asks of a heap game, besides what files ask: its core (``grundy._core.HeapCore``)."""
 
     _seq: Any
 
@@ -31,6 +32,9 @@ CHECKPOINT_EVERY = 30.0
 
 #: Above this many values a request is refused outright (no machine holds 2**62 values).
 MAX_VALUES = 2**62
+
+
+_T = TypeVar("_T")
 
 
 class _CheckpointDue(Exception):
@@ -119,6 +123,18 @@ class Run:
             except _CheckpointDue:
                 self.write()
         self.bar.update(len(self.game._seq), n)
+
+    def drive(self, step: Callable[[Run | None], _T]) -> _T:
+        """Run ``step(progress)``, a core call that reports to ``progress``, with the bar and checkpoints.
+
+        When a checkpoint falls due, the call stops, the checkpoint is written and ``step`` runs again
+        (the core keeps what it computed, so it resumes).
+        """
+        while True:
+            try:
+                return step(self if (self.mode is not False or self.path) else None)
+            except _CheckpointDue:
+                self.write()
 
     def __call__(self, done: int, total: int) -> None:
         """The core's ``progress(done, total)``: called with the GIL, about every 50 ms."""

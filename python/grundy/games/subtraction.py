@@ -88,14 +88,14 @@ class Subtraction(Game):
                 raise ArgumentTypeError(f"allowed must be a callable allowed(n, k), not {type(allowed).__name__}")
             self.kind, self.members = "allowed", None
             self.allowed = allowed
-            super().__init__(_core.Sequence.allowed(allowed), ("allowed", id(allowed)))
+            super().__init__(_core.HeapCore.allowed(allowed), ("allowed", id(allowed)))
             return
         members = _members(subtract, "the subtraction set")  # type: ignore[arg-type]
         self._init("finite", members)
 
     def _init(self, kind: _SubtractionKind, members: list[int] | None) -> None:
         self.kind, self.members, self.allowed = kind, members, None
-        seq = _core.Sequence.subtraction(kind, members)
+        seq = _core.HeapCore.subtraction(kind, members)
         Game.__init__(self, seq, (kind, tuple(members or ())))
 
     @classmethod
@@ -199,31 +199,6 @@ class Subtraction(Game):
         if self.kind == "allowed":
             return super()._rule()
         return {"type": "subtraction", "kind": self.kind, "members": self.members}
-
-    @property
-    def is_nim(self) -> bool:
-        """Whether the game is Nim itself, as ``Subtraction.all_but([])`` is.
-
-        Examples
-        --------
-        >>> import grundy as gr
-        >>> gr.Subtraction.all_but([]).is_nim, gr.Subtraction([1, 2]).is_nim
-        (True, False)
-        """
-        return self.kind == "all_but" and not self.members
-
-    def _heap_rule(self) -> _core.HeapRule | None:
-        if self.kind == "allowed":
-            return None
-        if self._core_rule is None:
-            self._core_rule = _core.HeapRule.subtraction(self.kind, self.members)
-        rule: _core.HeapRule = self._core_rule
-        return rule
-
-    def _py_options(self, n: int) -> list[tuple[int, ...]]:
-        allowed = self.allowed
-        assert allowed is not None
-        return [(n - k,) for k in range(1, n + 1) if allowed(n, k)]
 
     def _describe_html(self) -> str:
         members = ", ".join(map(str, self.members or []))

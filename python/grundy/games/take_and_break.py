@@ -63,14 +63,17 @@ class TakeAndBreak(Game):
     def __init__(self, code: str, *, name: str | None = None, engine: _Engine = "auto") -> None:
         if not isinstance(code, str):
             raise ArgumentTypeError(f"a take-and-break code must be a str like '0.77', not {type(code).__name__}")
-        info = _core.parse_code(code)
+        known = engine in ("auto", "exact", "sparse")
+        core = _core.HeapCore.take_and_break(code, engine if known else "auto")  # the one parse of the code
+        info = core.code_info()
+        assert info is not None
         self.code: str = info["canonical"]
         self.name = as_name(name)
         self._info = info
-        if engine not in ("auto", "exact", "sparse"):
+        if not known:
             raise ArgumentError(f"engine must be 'auto', 'exact' or 'sparse', not {engine!r}")
         self.engine = engine
-        super().__init__(_core.Sequence.take_and_break(self.code, engine), self.code)
+        super().__init__(core, self.code)
 
     @property
     def is_octal(self) -> bool:
@@ -110,24 +113,6 @@ class TakeAndBreak(Game):
 
     def __str__(self) -> str:
         return self.code
-
-    @property
-    def is_nim(self) -> bool:
-        """Whether the game is Nim itself, the code ``0.[3]``.
-
-        Examples
-        --------
-        >>> import grundy as gr
-        >>> gr.TakeAndBreak("0.[3]").is_nim, gr.TakeAndBreak("0.3").is_nim
-        (True, False)
-        """
-        return self.code == "0.[3]"
-
-    def _heap_rule(self) -> _core.HeapRule:
-        if self._core_rule is None:
-            self._core_rule = _core.HeapRule.take_and_break(self.code)
-        rule: _core.HeapRule = self._core_rule
-        return rule
 
     def _nim_after(self, h: int) -> tuple[int, ...]:
         return () if h == 0 else (h,)  # in the code 0.[3] a heap of 0 is no heap

@@ -122,7 +122,7 @@ def _quotient_hint(blocks: Sequence[Components]) -> str | None:
         return None
     (game,) = games.values()
     heaps = getattr(blocks[0], "heaps", None)
-    if game is None or not hasattr(game, "_heap_rule") or heaps is None:
+    if game is None or not hasattr(game, "_misere_rule") or heaps is None:
         return None
     top = max((int(np.max(b.heaps)) for b in blocks if b.heaps.size), default=0)  # type: ignore[attr-defined]
     return (

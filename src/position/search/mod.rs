@@ -16,19 +16,20 @@
 //! [`Cursor`] to resume from, so callers can stream the options of a heap of 10^18 tokens.
 //!
 //! Each kind of rule has its file, as in [`rules`](crate::rules) and [`engine`](crate::engine):
-//! `take_and_break.rs` (the splits above) and `subtraction.rs` (one heap left; the rules whose
-//! options are ranges are listed as ranges). What a search asks is a [`Query`].
+//! `take_and_break.rs` (the splits above), `subtraction.rs` (one heap left; the rules whose
+//! options are ranges are listed as ranges) and `callback.rs` (rules answered from outside the
+//! core, asked heap by heap). What a search asks is a [`Query`].
 //!
 //! ```
 //! use grundy::engine::{NoControl, Sequence, TakeAndBreakExact};
-//! use grundy::position::{search, HeapRule, HeapValues, Query, Tail};
-//! use grundy::rules::TakeAndBreak;
+//! use grundy::position::{search, HeapValues, Query, Tail};
+//! use grundy::rules::{Rule, TakeAndBreak};
 //! let code = TakeAndBreak::parse("0.77").unwrap();
 //! let mut seq = Sequence::new(TakeAndBreakExact::new(code.clone()));
 //! seq.extend(100, &NoControl).unwrap();
 //! let vals = HeapValues::new(seq.values(), Tail::Periodic { preperiod: 71, period: 12 }).unwrap();
 //! // Options of a Kayles row of 10^18 pins worth G = 0: they exist (and are many).
-//! let rule = HeapRule::TakeAndBreak(code);
+//! let rule = Rule::TakeAndBreak(code);
 //! let q = Query { target: Some(0), first_only: true, ..Query::new(1_000_000_000_000_000_000) };
 //! let found = search(&rule, &vals, &q).unwrap();
 //! assert!(!found.families.is_empty());
@@ -37,41 +38,13 @@
 use super::family::{Family, Parts};
 use super::{HeapValues, Tail};
 use crate::error::{Error, Result};
-use crate::rules::{Subtraction, TakeAndBreak};
+use crate::rules::Rule;
 
+mod callback;
 mod subtraction;
 mod take_and_break;
 #[cfg(test)]
 mod tests;
-
-/// A heap rule whose options the core can list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HeapRule {
-    /// A take-and-break code.
-    TakeAndBreak(TakeAndBreak),
-    /// A built-in subtraction rule.
-    Subtraction(Subtraction),
-}
-
-impl HeapRule {
-    /// Whether leaving the heaps `parts` (in any order) is a move from a heap of `n`.
-    ///
-    /// ```
-    /// use grundy::position::HeapRule;
-    /// let kayles = HeapRule::TakeAndBreak("0.77".parse().unwrap());
-    /// assert!(kayles.is_option(7, &[2, 3]));
-    /// assert!(!kayles.is_option(7, &[1, 2]));
-    /// ```
-    pub fn is_option(&self, n: u64, parts: &[u64]) -> bool {
-        match self {
-            HeapRule::TakeAndBreak(rule) => take_and_break::is_option(rule, n, parts),
-            HeapRule::Subtraction(rule) => match parts {
-                &[h] if h < n => rule.allows(n, n - h),
-                _ => false,
-            },
-        }
-    }
-}
 
 /// Where a search resumes: the number of heaps left `k` and the next removal `j` (for
 /// subtraction rules, the next candidate of the rule's own loop).
@@ -149,7 +122,7 @@ impl Query {
 /// # Errors
 /// With a target, every heap below `q.n` must have a known value, and a heap beyond the computed
 /// values needs a tail that gives them for the moves of the rule: [`Error::Invalid`] otherwise.
-pub fn search(rule: &HeapRule, vals: &HeapValues, q: &Query) -> Result<Found> {
+pub fn search(rule: &Rule, vals: &HeapValues, q: &Query) -> Result<Found> {
     let s = Searcher {
         vals,
         target: q.target,
@@ -168,8 +141,10 @@ pub fn search(rule: &HeapRule, vals: &HeapValues, q: &Query) -> Result<Found> {
         }
     }
     match rule {
-        HeapRule::TakeAndBreak(rule) => s.take_and_break(rule, q.n, q.from),
-        HeapRule::Subtraction(rule) => s.subtraction(rule, q.n, q.from),
+        Rule::TakeAndBreak(rule) => s.take_and_break(rule, q.n, q.from),
+        Rule::Subtraction(rule) => s.subtraction(rule, q.n, q.from),
+        Rule::Allowed(src) => s.allowed(src.as_ref(), q.n, q.from),
+        Rule::Options(src) => s.listed(src.as_ref(), q.n),
     }
 }
 

@@ -8,26 +8,6 @@ use crate::position::family::{first_at_least, Family};
 use crate::position::Tail;
 use crate::rules::TakeAndBreak;
 
-/// Whether leaving the heaps `parts` (in any order) is a move of `rule` from a heap of `n`.
-pub(super) fn is_option(rule: &TakeAndBreak, n: u64, parts: &[u64]) -> bool {
-    if parts.len() > 3 || parts.contains(&0) {
-        return false;
-    }
-    let Some(sum) = parts.iter().try_fold(0u64, |a, &b| a.checked_add(b)) else {
-        return false;
-    };
-    if sum > n {
-        return false;
-    }
-    let d = rule.digit(n - sum);
-    if !d.allows(parts.len() as u32) || (n == sum && parts.len() < 2) {
-        return false;
-    }
-    let mut p = parts.to_vec();
-    p.sort_unstable();
-    !(d.unequal && p.windows(2).any(|w| w[0] == w[1]))
-}
-
 impl Searcher<'_, '_> {
     pub(super) fn take_and_break(
         mut self,

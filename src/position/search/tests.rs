@@ -2,6 +2,7 @@ use super::*;
 use crate::engine::naive::for_each_split;
 use crate::engine::{NoControl, Sequence, SubtractionExact, TakeAndBreakExact, Values};
 use crate::periodicity::{detect, Theorem};
+use crate::rules::{Subtraction, TakeAndBreak};
 use std::collections::BTreeSet;
 
 /// The options of a heap of `n` worth `t`.
@@ -31,7 +32,7 @@ fn proven_tail(code: &str, v: &Values) -> Tail {
 }
 
 fn collect(
-    rule: &HeapRule,
+    rule: &Rule,
     vals: &HeapValues,
     n: u64,
     t: Option<u64>,
@@ -86,7 +87,7 @@ fn every_option_matches_the_naive_enumeration() {
         let rule = TakeAndBreak::parse(code).unwrap();
         let v = values_of(code, 40);
         let vals = HeapValues::new(&v, Tail::None).unwrap();
-        let hr = HeapRule::TakeAndBreak(rule.clone());
+        let hr = Rule::TakeAndBreak(rule.clone());
         for n in 0..40 {
             let want = brute(&rule, n);
             assert_eq!(
@@ -95,7 +96,7 @@ fn every_option_matches_the_naive_enumeration() {
                 "{code} {n}"
             );
             for p in &want {
-                assert!(hr.is_option(n, p), "{code} {n} {p:?}");
+                assert!(hr.is_option(n, p).unwrap(), "{code} {n} {p:?}");
             }
             // Every target: the options of that value, found one by one.
             for t in 0..8 {
@@ -124,7 +125,7 @@ fn structured_search_agrees_with_explicit() {
         let v = values_of(code, 3000);
         let tail = proven_tail(code, &v);
         let vals = HeapValues::new(&v, tail).unwrap();
-        let hr = HeapRule::TakeAndBreak(TakeAndBreak::parse(code).unwrap());
+        let hr = Rule::TakeAndBreak(TakeAndBreak::parse(code).unwrap());
         let heaps: &[u64] = if code.len() == 5 {
             &[3, 90, 157, 400, 701, 1200]
         } else {
@@ -144,14 +145,14 @@ fn structured_search_agrees_with_explicit() {
 fn kayles_heap_of_10_18_has_a_winning_move() {
     let v = values_of("0.77", 200);
     let vals = HeapValues::new(&v, proven_tail("0.77", &v)).unwrap();
-    let hr = HeapRule::TakeAndBreak(TakeAndBreak::parse("0.77").unwrap());
+    let hr = Rule::TakeAndBreak(TakeAndBreak::parse("0.77").unwrap());
     let n = 1_000_000_000_000_000_000u64;
     let f = search(&hr, &vals, &worth(n, 0)).unwrap();
     assert!(f.work < 1000, "{}", f.work);
     let mut checked = 0;
     for fam in &f.families {
         fam.try_for_each(&mut |p| {
-            assert!(hr.is_option(n, p));
+            assert!(hr.is_option(n, p).unwrap());
             assert_eq!(p.iter().fold(0, |x, &h| x ^ vals.get(h)), 0);
             checked += 1;
             if checked > 1000 {
@@ -172,7 +173,7 @@ fn identity_rules_by_algebra() {
     let rule = TakeAndBreak::parse(code).unwrap();
     let v = values_of(code, 60);
     assert!((0..60).all(|i| v.get(i) == i as u32));
-    let hr = HeapRule::TakeAndBreak(rule.clone());
+    let hr = Rule::TakeAndBreak(rule.clone());
     let small = HeapValues::new(&v, Tail::None).unwrap();
     let id = HeapValues::new(&v, Tail::Identity).unwrap();
     for n in 0..60 {
@@ -208,7 +209,7 @@ fn subtraction_rules() {
         s.extend(80, &NoControl).unwrap();
         let v = s.values().clone();
         let vals = HeapValues::new(&v, Tail::None).unwrap();
-        let hr = HeapRule::Subtraction(r.clone());
+        let hr = Rule::Subtraction(r.clone());
         for n in 0..80u64 {
             let want: BTreeSet<Vec<u64>> = (1..=n)
                 .filter(|&k| r.allows(n, k))
@@ -235,7 +236,7 @@ fn subtraction_rules() {
 fn unknown_values_are_an_error() {
     let v = values_of("4!.0", 50);
     let vals = HeapValues::new(&v, Tail::None).unwrap();
-    let hr = HeapRule::TakeAndBreak(TakeAndBreak::parse("4!.0").unwrap());
+    let hr = Rule::TakeAndBreak(TakeAndBreak::parse("4!.0").unwrap());
     let q = Query {
         budget: 10,
         ..worth(51, 0)
@@ -247,4 +248,66 @@ fn unknown_values_are_an_error() {
         ..Query::new(1 << 60)
     };
     assert!(search(&hr, &vals, &q).is_ok());
+}
+
+/// Rules answered from outside the core list, and find by value, the options of the built-in
+/// rules they copy (each once, in resumable slices for `allowed`).
+#[test]
+fn callback_rules_list_what_the_built_in_rules_list() {
+    use crate::rules::{AllowedSource, OptionList, OptionSource};
+    use std::sync::Arc;
+    struct Allowed(Subtraction);
+    impl AllowedSource for Allowed {
+        fn allowed(&self, n: u64, k: u64) -> crate::Result<bool> {
+            Ok(self.0.allows(n, k))
+        }
+    }
+    /// Kayles, each split listed twice (in both orders): the search lists it once.
+    struct Kayles;
+    impl OptionSource for Kayles {
+        fn options(&self, n: u64, out: &mut OptionList) -> crate::Result<()> {
+            for k in 1..=n.min(2) {
+                for a in 0..=n - k {
+                    let parts: Vec<u64> = [a, n - k - a].into_iter().filter(|&h| h > 0).collect();
+                    out.push(&parts);
+                }
+            }
+            Ok(())
+        }
+    }
+    let sub = Subtraction::finite(vec![1, 3, 4]).unwrap();
+    let cases = [
+        (
+            Rule::Subtraction(sub.clone()),
+            Rule::Allowed(Arc::new(Allowed(sub))),
+        ),
+        (
+            Rule::TakeAndBreak(TakeAndBreak::parse("0.77").unwrap()),
+            Rule::Options(Arc::new(Kayles)),
+        ),
+    ];
+    for (built_in, callback) in &cases {
+        let mut s = crate::engine::sequence(built_in, crate::engine::Solver::Exact).unwrap();
+        s.extend(60, &NoControl).unwrap();
+        let vals = HeapValues::new(s.values(), Tail::None).unwrap();
+        for n in 0..60u64 {
+            for t in [None, Some(0), Some(1), Some(3)] {
+                let want = collect(built_in, &vals, n, t, Strategy::Auto, 1 << 20);
+                assert_eq!(
+                    collect(callback, &vals, n, t, Strategy::Auto, 3),
+                    want,
+                    "{built_in:?} {n} {t:?}"
+                );
+            }
+            let some = collect(built_in, &vals, n, None, Strategy::Auto, 1 << 20);
+            for p in &some {
+                assert!(callback.is_option(n, p).unwrap(), "{n} {p:?}");
+            }
+            assert!(!callback.is_option(n, &[n]).unwrap());
+        }
+    }
+    assert!(!cases[1].1.is_nim() && cases[1].1.proof_shape().is_none());
+    assert_eq!(cases[0].0.proof_shape(), Some((4, 1)));
+    assert!(Rule::Subtraction(Subtraction::all_but(vec![]).unwrap()).is_nim());
+    assert!(!Rule::take_and_break("0.3").unwrap().is_nim());
 }
