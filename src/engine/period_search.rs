@@ -108,3 +108,27 @@ impl<S: Step> Sequence<S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{AllowedFn, NoControl, Sequence, SubtractionExact};
+    use crate::periodicity::FIRST_SCAN;
+    use crate::rules::Subtraction;
+
+    /// A rule no theorem covers stops once the same period was found at two sizes in a row,
+    /// and proves nothing; a search never examines more than `max_n` values.
+    #[test]
+    fn unprovable_rules_stop_at_a_repeat_and_searches_at_max_n() {
+        let mut s = Sequence::new(AllowedFn::new(|_n, k| Ok(k <= 3)));
+        let found = s.search_period(1 << 20, &NoControl).unwrap();
+        let p = found.detection.found.unwrap();
+        assert_eq!((p.preperiod, p.period, p.proven), (0, 4, false));
+        assert_eq!(found.examined, 2 * FIRST_SCAN);
+        assert_eq!(s.proven(), None);
+
+        let rule = Subtraction::finite(vec![2, 5, 7]).unwrap();
+        let mut s = Sequence::new(SubtractionExact::new(rule));
+        let found = s.search_period(100, &NoControl).unwrap();
+        assert_eq!((found.examined, s.values().len()), (100, 100));
+    }
+}

@@ -306,6 +306,11 @@ fn callback_rules_list_what_the_built_in_rules_list() {
             assert!(!callback.is_option(n, &[n]).unwrap());
         }
     }
+    // The misère quotient's builder lists them alike.
+    for (built_in, callback) in &cases {
+        let lists = |r| crate::position::MisereGame::Rule(r).option_lists(20, &NoControl);
+        assert_eq!(lists(callback).unwrap(), lists(built_in).unwrap());
+    }
     assert!(!cases[1].1.is_nim() && cases[1].1.proof_shape().is_none());
     assert_eq!(cases[0].0.proof_shape(), Some((4, 1)));
     assert!(Rule::Subtraction(Subtraction::all_but(vec![]).unwrap()).is_nim());
