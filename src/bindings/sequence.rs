@@ -332,15 +332,6 @@ impl OptionSource for PyOptions {
     }
 }
 
-fn rule_kind(rule: &Rule) -> &'static str {
-    match rule {
-        Rule::TakeAndBreak(_) => "take_and_break",
-        Rule::Subtraction(_) => "subtraction",
-        Rule::Allowed(_) => "allowed",
-        Rule::Options(_) => "options",
-    }
-}
-
 #[pymethods]
 impl HeapCore {
     /// A take-and-break game from its code (parsed here, the one time).
@@ -391,13 +382,6 @@ impl HeapCore {
             slot: slot.clone(),
         };
         Self::new(Rule::Options(Arc::new(src)), Solver::Auto, slot)
-    }
-
-    /// The kind of rule: take_and_break, subtraction, allowed or options (the last two are
-    /// Python callables).
-    #[getter]
-    fn kind(&self) -> &'static str {
-        rule_kind(&self.rule)
     }
 
     /// What the Python layer shows of a take-and-break code (None for other rules): its
