@@ -17,6 +17,7 @@ __all__ = [
     "max_threads",
     "check_memory",
     "OptionTable",
+    "OptionFamily",
     "MISERE_MAX_POSITIONS",
     "misere_search",
     "misere_outcomes",
@@ -144,7 +145,7 @@ class HeapCore:
         cursor: tuple[int, int],
         budget: int,
         first_only: bool = False,
-    ) -> tuple[list[tuple[str, list[int]]], tuple[int, int] | None, int]: ...
+    ) -> tuple[list[OptionFamily], tuple[int, int] | None, int]: ...
     def has_option(self, heaps: np.ndarray, targets: np.ndarray) -> np.ndarray: ...
     def heap_values(self, heaps: np.ndarray) -> np.ndarray: ...
     def outcomes(self, heaps: np.ndarray) -> np.ndarray: ...
@@ -175,6 +176,13 @@ class Graph:
     def options(self, v: int) -> np.ndarray: ...
     def csr(self) -> tuple[np.ndarray, np.ndarray]: ...
     def values(self, threads: int | None = None) -> np.ndarray: ...
+
+@final
+class OptionFamily:
+    """A family of options of one heap found by ``HeapCore.search``, expanded in the core."""
+
+    def take(self, limit: int) -> list[tuple[int, ...]]:
+        """The next ``limit`` options at most; ``[]`` once all have been taken."""
 
 @final
 class OptionTable:

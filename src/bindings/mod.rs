@@ -303,6 +303,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(max_threads, m)?)?;
     m.add_function(wrap_pyfunction!(check_memory, m)?)?;
     m.add_class::<position::OptionTable>()?;
+    m.add_class::<position::OptionFamily>()?;
     m.add_function(wrap_pyfunction!(position::misere_search, m)?)?;
     m.add_function(wrap_pyfunction!(position::misere_outcomes, m)?)?;
     m.add(

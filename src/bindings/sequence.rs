@@ -2,7 +2,7 @@
 //! demand without the GIL), its period, its move searches and its misère quotients.
 
 use super::misere::{build_quotient, quotient_bounds, MisereQuotient};
-use super::position::OptionTable;
+use super::position::{OptionFamily, OptionTable};
 use super::{
     argument_error, argument_type_error, not_found_error, on_threads, reentrancy_error, ErrSlot,
     PyControl,
@@ -629,7 +629,7 @@ impl HeapCore {
 
     /// The options of a heap of `n` (worth `target` when given) from `cursor = (k, j)` until
     /// `budget` candidates were examined: `(families, next cursor or None, work)`, each family
-    /// a pair (kind, numbers) that the Python layer expands.
+    /// an `OptionFamily` whose options the caller takes a slice at a time.
     #[pyo3(signature = (n, target, cursor, budget, first_only=false))]
     #[allow(clippy::type_complexity)]
     fn search(
@@ -640,7 +640,7 @@ impl HeapCore {
         cursor: (u8, u64),
         budget: u64,
         first_only: bool,
-    ) -> PyResult<(Vec<(&'static str, Vec<u64>)>, Option<(u8, u64)>, u64)> {
+    ) -> PyResult<(Vec<OptionFamily>, Option<(u8, u64)>, u64)> {
         let q = Query {
             target,
             from: Cursor {
@@ -653,7 +653,7 @@ impl HeapCore {
         };
         let found = self.with_heap_values(py, |vals| position::search(&self.rule, vals, &q))?;
         Ok((
-            found.families.iter().map(|f| f.encode()).collect(),
+            found.families.into_iter().map(OptionFamily::new).collect(),
             found.next.map(|c| (c.k, c.j)),
             found.work,
         ))

@@ -97,6 +97,15 @@ pub enum Family {
     },
 }
 
+/// Where an [`expand`](Family::expand) of a family stands.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Expansion {
+    i: u64,
+    j: u64,
+    started: bool,
+    done: bool,
+}
+
 /// The least `x >= from` with `x ≡ r (mod m)`, if it fits in u64.
 #[inline]
 pub(crate) fn first_at_least(from: u64, r: u64, m: u64) -> Option<u64> {
@@ -104,28 +113,115 @@ pub(crate) fn first_at_least(from: u64, r: u64, m: u64) -> Option<u64> {
 }
 
 impl Family {
-    /// A short tag and the numbers that define the family (for the Python layer).
-    pub fn encode(&self) -> (&'static str, Vec<u64>) {
+    /// Calls `f` with at most `limit` (at least 1) more options, in the order of [`try_for_each`](Self::try_for_each),
+    /// resuming where `at` stands (start from `Expansion::default()`). Returns how many it gave: 0
+    /// only once every option has been given. This is how a caller that must not hold a whole family
+    /// (a heap of 10^18 has half that many splits) takes its options a slice at a time, and the one
+    /// place a family is expanded for Python.
+    ///
+    /// ```
+    /// use grundy::position::{Expansion, Family};
+    /// let f = Family::Singles { h0: 3, step: 2, count: 3 };
+    /// let (mut at, mut seen) = (Expansion::default(), Vec::new());
+    /// while f.expand(&mut at, 2, &mut |p| seen.push(p[0])) > 0 {}
+    /// assert_eq!(seen, [3, 5, 7]);
+    /// ```
+    pub fn expand(&self, at: &mut Expansion, limit: usize, f: &mut dyn FnMut(&[u64])) -> usize {
+        let (mut n, limit) = (0usize, limit.max(1));
+        if at.done {
+            return 0;
+        }
         match *self {
-            Family::One(p) => ("one", p.as_slice().to_vec()),
-            Family::Singles { h0, step, count } => ("singles", vec![h0, step, count]),
+            Family::One(p) => {
+                f(p.as_slice());
+                n = 1;
+                at.done = true;
+            }
+            Family::Singles { h0, step, count } => {
+                while at.i < count && n < limit {
+                    f(&[h0 + at.i * step]);
+                    at.i += 1;
+                    n += 1;
+                }
+                at.done = at.i >= count;
+            }
             Family::Pairs {
                 prefix,
                 s,
                 a0,
                 step,
                 count,
-            } => ("pairs", vec![prefix, s, a0, step, count]),
-            Family::Submask { c, t, free } => ("submask", vec![c, t, free]),
+            } => {
+                while at.i < count && n < limit {
+                    let a = a0 + at.i * step;
+                    if prefix == 0 {
+                        f(&[a, s - a]);
+                    } else {
+                        f(&[prefix, a, s - a]);
+                    }
+                    at.i += 1;
+                    n += 1;
+                }
+                at.done = at.i >= count;
+            }
+            Family::Submask { c, t, free } => {
+                // `at.i` is the next submask of `free` to give.
+                while n < limit {
+                    let x = at.i;
+                    if c != 0 || x != 0 {
+                        f(&[c | x, c | (t ^ x)]);
+                        n += 1;
+                    }
+                    if x == free {
+                        at.done = true;
+                        break;
+                    }
+                    at.i = ((x | !free).wrapping_add(1)) & free;
+                }
+            }
             Family::Grid {
                 s,
                 a0,
                 b0,
-                unequal: u,
                 lo,
                 step,
-            } => ("grid", vec![s, a0, b0, lo, step, u as u64]),
+                unequal,
+            } => {
+                // `at.i` is the smallest part; `at.j` the next middle part (u64::MAX: not yet
+                // found for this smallest part).
+                let u = unequal as u64;
+                if !at.started {
+                    (at.i, at.j, at.started) = (a0, u64::MAX, true);
+                }
+                loop {
+                    let a = at.i;
+                    if a.checked_mul(3).and_then(|x| x.checked_add(3 * u)) > Some(s) {
+                        at.done = true;
+                        break;
+                    }
+                    let bmax = (s - a - u) / 2;
+                    if at.j == u64::MAX {
+                        at.j = first_at_least(lo.max(a + u), b0, step).unwrap_or(bmax + 1);
+                    }
+                    while at.j <= bmax {
+                        if n == limit {
+                            return n;
+                        }
+                        f(&[a, at.j, s - a - at.j]);
+                        n += 1;
+                        at.j = at.j.checked_add(step).unwrap_or(bmax + 1);
+                    }
+                    match a.checked_add(step) {
+                        Some(next) => (at.i, at.j) = (next, u64::MAX),
+                        None => {
+                            at.done = true;
+                            break;
+                        }
+                    }
+                }
+            }
         }
+        n
     }
 
     /// Calls `f` with each option (ascending heap sizes); stops at the first error.
@@ -256,6 +352,99 @@ mod tests {
             }
             assert_eq!(all(&f), want);
         }
+    }
+
+    /// Every option of `f`, taken `limit` at a time through `expand`.
+    fn in_slices(f: &Family, limit: usize) -> Vec<Vec<u64>> {
+        let (mut at, mut v) = (Expansion::default(), Vec::new());
+        loop {
+            let before = v.len();
+            let n = f.expand(&mut at, limit, &mut |p| v.push(p.to_vec()));
+            assert_eq!(n, v.len() - before);
+            assert!(n <= limit);
+            if n == 0 {
+                return v;
+            }
+        }
+    }
+
+    #[test]
+    fn expanding_in_slices_gives_every_option_once_in_order() {
+        let mut families = vec![
+            Family::One(Parts::new(&[3, 4])),
+            Family::One(Parts::new(&[])),
+            Family::Singles {
+                h0: 5,
+                step: 3,
+                count: 0,
+            },
+            Family::Singles {
+                h0: 5,
+                step: 3,
+                count: 7,
+            },
+            Family::Pairs {
+                prefix: 0,
+                s: 20,
+                a0: 1,
+                step: 2,
+                count: 5,
+            },
+            Family::Pairs {
+                prefix: 4,
+                s: 20,
+                a0: 4,
+                step: 1,
+                count: 7,
+            },
+        ];
+        for (c, t) in [(0, 7), (8, 6), (0, 0), (5, 0), (0, 1), (16, 45)] {
+            let free = if t == 0 {
+                0
+            } else {
+                t & !(1u64 << (63 - u64::leading_zeros(t)))
+            };
+            families.push(Family::Submask { c, t, free });
+        }
+        for (s, a0, b0, lo, step, unequal) in [
+            (12, 1, 0, 1, 1, false),
+            (12, 1, 0, 1, 1, true),
+            (40, 2, 1, 3, 3, false),
+            (5, 0, 0, 0, 1, true),
+            (2, 1, 0, 1, 1, false),
+        ] {
+            families.push(Family::Grid {
+                s,
+                a0,
+                b0,
+                lo,
+                step,
+                unequal,
+            });
+        }
+        for f in &families {
+            let want = all(f);
+            for limit in [1, 2, 3, 7, 1000] {
+                assert_eq!(in_slices(f, limit), want, "{f:?} in slices of {limit}");
+            }
+        }
+    }
+
+    #[test]
+    fn expanding_a_huge_family_takes_only_the_slice_asked() {
+        let f = Family::Pairs {
+            prefix: 0,
+            s: 2_000_000_000_000_000_000,
+            a0: 1,
+            step: 1,
+            count: 1_000_000_000_000_000_000,
+        };
+        let mut at = Expansion::default();
+        let mut first = Vec::new();
+        assert_eq!(f.expand(&mut at, 3, &mut |p| first.push(p.to_vec())), 3);
+        assert_eq!(first[2], vec![3, 2_000_000_000_000_000_000 - 3]);
+        assert_eq!(f.expand(&mut at, 1, &mut |p| first.push(p.to_vec())), 1);
+        assert_eq!(first[3], vec![4, 2_000_000_000_000_000_000 - 4]);
     }
 
     #[test]

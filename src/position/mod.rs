@@ -27,7 +27,7 @@ pub mod family;
 pub mod misere;
 pub mod search;
 
-pub use family::{Family, Parts};
+pub use family::{Expansion, Family, Parts};
 pub use misere::{Misere, MisereGame, OptionTable};
 pub use search::{search, Cursor, Found, Query, Strategy};
 

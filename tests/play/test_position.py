@@ -598,3 +598,15 @@ def test_bad_play_arguments_are_refused_at_the_call():
     assert len(pos.moves(limit=2**70)) == len(pos.moves())
     assert pos.outcome(misere=True, max_positions=2**70) in ("P", "N")
     assert gr.outcomes(gr.kayles(), [[1, 2]], misere=True, max_positions=2**70).shape == (1,)
+
+
+def test_the_core_expands_a_family_of_options_a_slice_at_a_time():
+    # A heap of 10**18 of Grundy's game has 5 * 10**17 splits: they come from the core in slices,
+    # each the next options in order, and the first winning move costs one slice.
+    core = gr.grundys_game()._seq
+    families, _, _ = core.search(10**18, None, (0, 0), 1000)
+    first, second = families[0].take(3), families[0].take(2)
+    assert first + second == [(1, 10**18 - 1), (2, 10**18 - 2), (3, 10**18 - 3), (4, 10**18 - 4), (5, 10**18 - 5)]
+    one = core.search(7, None, (0, 0), 1000)[0]
+    assert [o for f in one for o in f.take(100)] == [(1, 6), (2, 5), (3, 4)]
+    assert all(f.take(100) == [] for f in one)  # taken: nothing is given twice

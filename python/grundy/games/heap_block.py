@@ -1,7 +1,8 @@
 """Heaps of one heap game as components of a :class:`~grundy.Position` (the play protocol).
 
-The core lists a heap's options as families (``src/position/family.rs``); :func:`_expand` turns a
-family into the options it stands for.
+The core lists a heap's options as families (``src/position/family.rs``), which it expands a slice
+at a time: a heap of 10**18 has half that many splits, and the first winning one costs no more
+than the first slice.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from ..exceptions import ArgumentError
 from ..play.components import Components, Work, indices, misere_nim_is_p
 from ..play.move import Move, check_parts
 from ..play.nimsum import heap_array
+
+#: Options taken from the core per call (a slice of a family).
+_TAKE = 4096
 
 __all__ = ["HeapComponents", "HeapRuleGame"]
 
@@ -46,42 +50,6 @@ class HeapRuleGame(Protocol):
     def _label(self) -> str: ...
 
     def _misere_rule(self, top: int, limit: int) -> Any: ...
-
-
-def _expand(kind: str, x: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Yield the options a family from the core stands for (see ``src/position/family.rs``)."""
-    if kind == "one":
-        yield tuple(x)
-    elif kind == "singles":
-        h0, step, count = x
-        for i in range(count):
-            yield (h0 + i * step,)
-    elif kind == "pairs":
-        prefix, s, a0, step, count = x
-        for i in range(count):
-            a = a0 + i * step
-            yield (prefix, a, s - a) if prefix else (a, s - a)
-    elif kind == "submask":
-        c, t, free = x
-        m = 0
-        while True:
-            if c or m:
-                yield (c | m, c | (t ^ m))
-            if m == free:
-                break
-            m = ((m | ~free) + 1) & free  # next submask of free, increasing
-    elif kind == "grid":
-        s, a, b0, lo, step, u = x
-        while 3 * a + 3 * u <= s:
-            bmin = max(lo, a + u)
-            b = bmin + (b0 - bmin) % step
-            bmax = (s - a - u) // 2
-            while b <= bmax:
-                yield (a, b, s - a - b)
-                b += step
-            a += step
-    else:  # pragma: no cover - the core knows no other kind
-        raise AssertionError(kind)
 
 
 class HeapComponents:
@@ -161,8 +129,9 @@ class HeapComponents:
         while cursor is not None:
             fams, cursor, done = core.search(n, target, cursor, work.slice())
             work.spend(done)
-            for kind, x in fams:
-                yield from _expand(kind, x)
+            for fam in fams:  # expanded in the core (src/position/family.rs), a slice at a time
+                while chunk := fam.take(_TAKE):
+                    yield from chunk
 
     def moves(self, start: int, work: Work) -> Iterator[Move]:
         """Yield every move, heap by heap."""
