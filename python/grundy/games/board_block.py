@@ -171,6 +171,10 @@ class BoardComponents:
             f"outcomes() takes heap games and game graphs, not {self.label()}: use Position instead"
         )
 
+    def misere_hint(self) -> str | None:
+        """Return None: no faster way to misère play than the search."""
+        return None
+
     def label(self) -> str:
         """Return the game's repr."""
         return repr(self.game)

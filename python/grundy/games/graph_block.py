@@ -183,6 +183,10 @@ class GraphComponents:
             return is_p
         return _core.misere_outcomes([self.game._core], rows, limit)
 
+    def misere_hint(self) -> str | None:
+        """Return None: no faster way to misère play than the search."""
+        return None
+
     def label(self) -> str:
         """Return the graph's repr."""
         return repr(self.game)

@@ -230,6 +230,15 @@ class HeapComponents:
             self.game._cover(int(rows.max()))
         return self.game._core_values().outcomes(rows)
 
+    def misere_hint(self) -> str | None:
+        """Say how a misère quotient plays sums of these heaps at once (the search's limit was passed)."""
+        top = int(self.heaps.max()) if self.heaps.size else 0
+        return (
+            f"Sums of heaps of {self.game._label()} are played through its misère quotient: "
+            f"gr.misere_quotient(game, {top}) computes it (often in well under a second, where the "
+            "quotient is small), and Position then uses it for sums of any number of heaps up to that size"
+        )
+
     def label(self) -> str:
         """Return the game's name and code (or constructor)."""
         return self.game._label()

@@ -169,6 +169,10 @@ class StateComponents:
             f"{self.label()}: use Position instead"
         )
 
+    def misere_hint(self) -> str | None:
+        """Return None: no faster way to misère play than the search."""
+        return None
+
     def label(self) -> str:
         """Return the game's name."""
         return str(self.game._name())

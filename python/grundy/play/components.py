@@ -143,6 +143,10 @@ class Components(Protocol):
         """Whether each row of a 2-d ``uint64`` array, a sum of this game's items, is a P-position."""
         ...
 
+    def misere_hint(self) -> str | None:
+        """A faster way to misère play of a sum of these components alone, when the search gives up."""
+        ...
+
     def label(self) -> str:
         """The game's name in a position's repr."""
         ...

@@ -117,16 +117,11 @@ def _quotient_hint(blocks: Sequence[Components]) -> str | None:
     >>> "gr.misere_quotient(game, 30)" in _quotient_hint(gr.Position(gr.kayles(), [25, 30])._blocks)
     True
     """
-    games = {id(getattr(b, "game", None)): getattr(b, "game", None) for b in blocks}
-    if len(games) != 1:
+    if not blocks:
         return None
-    (game,) = games.values()
-    heaps = getattr(blocks[0], "heaps", None)
-    if game is None or not hasattr(game, "_misere_rule") or heaps is None:
-        return None
-    top = max((int(np.max(b.heaps)) for b in blocks if b.heaps.size), default=0)  # type: ignore[attr-defined]
-    return (
-        f"Sums of heaps of {game._label()} are played through its misère quotient: "
-        f"gr.misere_quotient(game, {top}) computes it (often in well under a second, where the "
-        "quotient is small), and Position then uses it for sums of any number of heaps up to that size"
-    )
+    whole = blocks[0]
+    for b in blocks[1:]:
+        if not whole.same_game(b):
+            return None
+        whole = whole.merge(b)
+    return whole.misere_hint()
