@@ -22,6 +22,7 @@ __all__ = [
     "misere_search",
     "misere_outcomes",
     "StateExplorer",
+    "StateSearch",
     "TwoHeap",
     "scan_period",
     "generalized_values",
@@ -219,6 +220,23 @@ class _ScannedPeriod(TypedDict):
     checked_to: int
 
 @final
+class StateSearch:
+    """The value of one position of a Python game with integer states, by pruned search."""
+
+    def __new__(
+        cls,
+        options: Callable[[Any], Iterable[Any]],
+        components: Callable[[Any], Iterable[Any]] | None = None,
+        key: Callable[[Any], Any] | None = None,
+        split: bool = False,
+        budget: int = ...,
+    ) -> StateSearch: ...
+    def value(self, state: Any) -> tuple[int, int] | None: ...
+    def winning(self, state: Any) -> list[Any] | None: ...
+    @property
+    def budget(self) -> int: ...
+
+@final
 class StateExplorer:
     """The explored states of a StateGame: exploration calls Python, solving runs without the GIL."""
 
@@ -229,9 +247,14 @@ class StateExplorer:
         key: Callable[[Any], Any] | None = None,
         max_states: int | None = None,
         loopy: bool = False,
+        split: bool = False,
+        int_states: bool = False,
     ) -> StateExplorer: ...
     def explore(
         self, roots: Iterable[Any], progress: Callable[[int, int], Any] | None = None, threads: int | None = None
+    ) -> list[list[int]]: ...
+    def explore_options(
+        self, options: Iterable[Any], progress: Callable[[int, int], Any] | None = None, threads: int | None = None
     ) -> list[list[int]]: ...
     def values(
         self, roots: Iterable[Any], progress: Callable[[int, int], Any] | None = None, threads: int | None = None

@@ -8,6 +8,8 @@ mod misere;
 mod position;
 mod sequence;
 mod state;
+mod state_search;
+mod state_store;
 mod two_heap;
 
 use crate::error::Error;
@@ -311,6 +313,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         crate::position::misere::MAX_POSITIONS,
     )?;
     m.add_class::<state::StateExplorer>()?;
+    m.add_class::<state_search::StateSearch>()?;
     m.add_class::<two_heap::TwoHeap>()?;
     m.add_function(wrap_pyfunction!(two_heap::scan_period, m)?)?;
     m.add_function(wrap_pyfunction!(loopy::generalized_values, m)?)?;

@@ -2,6 +2,7 @@
 //! the GIL only to call them, and solves the explored graph in Rust without the GIL.
 
 use super::sequence::{in_callback, InCallback, Narrow};
+use super::state_store::{int_state, Found, Store};
 use super::{
     argument_error, argument_type_error, grundy_exception, not_found_error, on_threads,
     reentrancy_error, ErrSlot, PyControl,
@@ -11,9 +12,9 @@ use crate::loopy;
 use crate::position::misere::{Comp, Misere, MisereGame};
 use crate::state_graph::StateGraph;
 use numpy::PyArray1;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyList, PyTuple};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -33,10 +34,9 @@ const POLL: Duration = Duration::from_millis(100);
 /// iterable (`range(10**12)`), which must not keep Ctrl-C and the memory checks waiting.
 const POLL_ITEMS: u64 = 1 << 14;
 
-/// Bytes an explored state holds at least (its entry in the index dict, its canonical object,
-/// its place in the graph), and an option (its entry in the graph): an estimate for the memory
-/// checks, which ask that as much again fits (the dict and the vectors double as they grow).
-const STATE_BYTES: u64 = 128;
+/// Bytes an option holds at least (its entry in the graph): an estimate for the memory checks,
+/// which ask that as much again fits (the vectors double as they grow). A state's are the
+/// store's ([`Store::state_bytes`]).
 const OPTION_BYTES: u64 = 16;
 
 /// The exploration's polls: Ctrl-C, progress and the memory left, about every [`POLL`].
@@ -73,8 +73,8 @@ impl Poll {
         }
         self.last = Instant::now();
         py.check_signals()?;
-        let held =
-            ex.states.len() as u64 * STATE_BYTES + ex.graph.num_options() as u64 * OPTION_BYTES;
+        let held = ex.store.len() as u64 * ex.store.state_bytes()
+            + ex.graph.num_options() as u64 * OPTION_BYTES;
         if let Err(e) = crate::memory::check(held) {
             let e = PyErr::from(e);
             let _ = e.value(py).call_method1(
@@ -82,14 +82,14 @@ impl Poll {
                 (format!(
                     "raised while exploring: {} states found, {} options read; max_states= \
                      bounds the exploration (SearchLimitError past it)",
-                    ex.states.len(),
+                    ex.store.len(),
                     ex.graph.num_options()
                 ),),
             );
             return Err(e);
         }
         if let Some(f) = progress {
-            f.call1(py, (ex.graph.num_vertices(), ex.states.len()))?;
+            f.call1(py, (ex.graph.num_vertices(), ex.store.len()))?;
         }
         Ok(())
     }
@@ -123,16 +123,17 @@ pub struct StateExplorer {
     options: Py<PyAny>,
     components: Option<Py<PyAny>>,
     key: Option<Py<PyAny>>,
-    index: Py<PyDict>,
-    states: Vec<Py<PyAny>>,
+    store: Store,
     graph: StateGraph,
+    /// `options` returns each option as its canonical parts (no `components` or `key` call).
+    split: bool,
     max_states: Option<u64>,
     /// Loopy: options are single states, cycles allowed, values by Smith's generalized function.
     loopy: bool,
 }
 
 /// `repr(x)`, cut to 200 characters for messages.
-fn show(x: &Bound<'_, PyAny>) -> String {
+pub(crate) fn show(x: &Bound<'_, PyAny>) -> String {
     let s = x
         .repr()
         .map(|r| r.to_string())
@@ -164,27 +165,54 @@ impl StateExplorer {
                 .into_bound(py),
             None => state.clone(),
         };
-        let index = self.index.bind(py);
-        let found = index.get_item(&canon).map_err(|e| {
-            if e.is_instance_of::<PyTypeError>(py) {
-                let what = if self.key.is_some() {
-                    format!("key({}) returned {}", show(state), show(&canon))
-                } else {
-                    format!("state {}", show(state))
-                };
-                argument_type_error(format!(
-                    "{what}, which is not hashable ({}): states (and keys) must be hashable, \
-                     e.g. tuples or frozensets rather than lists or sets",
-                    e.value(py)
-                ))
+        self.intern_canon(py, state, &canon)
+    }
+
+    /// The id of canonical state `canon` (the key of `state`), recording it when it is new.
+    fn intern_canon(
+        &mut self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        canon: &Bound<'_, PyAny>,
+    ) -> PyResult<u32> {
+        let keyed = self.key.is_some();
+        let found = self.store.find(py, canon, |e| {
+            let what = if keyed {
+                format!("key({}) returned {}", show(state), show(canon))
             } else {
-                e
-            }
+                format!("state {}", show(state))
+            };
+            argument_type_error(format!(
+                "{what}, which is not hashable ({}): states (and keys) must be hashable, \
+                 e.g. tuples or frozensets rather than lists or sets",
+                e.value(py)
+            ))
         })?;
-        if let Some(id) = found {
-            return id.extract::<u32>();
+        match found {
+            Found::Id(id) => Ok(id),
+            Found::New(k) => {
+                self.check_room()?;
+                self.store.push(py, k)
+            }
         }
-        let id = self.states.len();
+    }
+
+    /// The id of an integer part given by a split rule, recording it when it is new: one C call
+    /// and a hash lookup, no Python object kept (`int_states=True`).
+    #[inline]
+    fn intern_int(&mut self, py: Python<'_>, part: &Bound<'_, PyAny>) -> PyResult<u32> {
+        match self.store.find_int(int_state(part)?) {
+            Found::Id(id) => Ok(id),
+            Found::New(k) => {
+                self.check_room()?;
+                self.store.push(py, k)
+            }
+        }
+    }
+
+    /// Fails when one more state would pass `max_states` or the ids' range.
+    fn check_room(&self) -> PyResult<()> {
+        let id = self.store.len();
         if let Some(limit) = self.max_states {
             if id as u64 >= limit {
                 return Err(Error::SearchLimit {
@@ -204,9 +232,43 @@ impl StateExplorer {
                 u32::MAX
             ))));
         }
-        index.set_item(&canon, id)?;
-        self.states.push(canon.unbind());
-        Ok(id as u32)
+        Ok(())
+    }
+
+    /// The ids of the parts of an option that a split rule gave (canonical already): a tuple
+    /// is read directly, any other iterable through the iterator protocol.
+    fn split_parts(
+        &mut self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        option: &Bound<'_, PyAny>,
+        out: &mut Vec<u32>,
+    ) -> PyResult<()> {
+        out.clear();
+        let ints = matches!(self.store, Store::Ints { .. });
+        if let Ok(t) = option.cast::<PyTuple>() {
+            for p in t.iter() {
+                out.push(if ints {
+                    self.intern_int(py, &p)?
+                } else {
+                    self.intern_canon(py, &p, &p)?
+                });
+            }
+            return Ok(());
+        }
+        let it = option.try_iter().map_err(|_| {
+            argument_type_error(format!(
+                "options({}) gave the option {}, which is not iterable: with split=True each \
+                 option is the tuple of the canonical parts it leaves (() when none)",
+                show(state),
+                show(option)
+            ))
+        })?;
+        for p in it {
+            let p = p.map_err(|e| with_note(py, e, "options", state))?;
+            out.push(self.intern_canon(py, &p, &p)?);
+        }
+        Ok(())
     }
 
     /// The ids of the canonical components of `state`.
@@ -250,9 +312,9 @@ impl StateExplorer {
             last: Instant::now(),
             items: 0,
         };
-        while self.graph.num_vertices() < self.states.len() {
+        while self.graph.num_vertices() < self.store.len() {
             let u = self.graph.num_vertices();
-            let s = self.states[u].clone_ref(py).into_bound(py);
+            let s = self.store.get(py, u)?.into_bound(py);
             let ret = self
                 .options
                 .call1(py, (&s,))
@@ -269,7 +331,11 @@ impl StateExplorer {
             for o in it {
                 poll.item(py, self, progress)?;
                 let o = o.map_err(|e| with_note(py, e, "options", &s))?;
-                self.parts(py, &o, &mut parts, &mut poll, progress)?;
+                if self.split {
+                    self.split_parts(py, &s, &o, &mut parts)?;
+                } else {
+                    self.parts(py, &o, &mut parts, &mut poll, progress)?;
+                }
                 self.graph.push_option(&parts);
             }
             self.graph.end_vertex();
@@ -282,10 +348,7 @@ impl StateExplorer {
 
     /// Forgets every state from `n` on.
     fn rollback(&mut self, py: Python<'_>, n: usize) {
-        let index = self.index.bind(py);
-        for s in self.states.drain(n..) {
-            let _ = index.del_item(s);
-        }
+        self.store.truncate(py, n);
         self.graph.truncate(n);
     }
 
@@ -296,9 +359,10 @@ impl StateExplorer {
         roots: &Bound<'_, PyAny>,
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
+        split_roots: bool,
     ) -> PyResult<Vec<Vec<u32>>> {
-        let n0 = self.states.len();
-        let r = self.explore_and_solve(py, roots, progress, threads);
+        let n0 = self.store.len();
+        let r = self.explore_and_solve(py, roots, progress, threads, split_roots);
         if r.is_err() {
             self.rollback(py, n0);
         }
@@ -311,6 +375,7 @@ impl StateExplorer {
         roots: &Bound<'_, PyAny>,
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
+        split_roots: bool,
     ) -> PyResult<Vec<Vec<u32>>> {
         let mut out = Vec::new();
         let mut parts = Vec::new();
@@ -320,7 +385,12 @@ impl StateExplorer {
         };
         for r in roots.try_iter()? {
             poll.item(py, self, progress.as_ref())?;
-            self.parts(py, &r?, &mut parts, &mut poll, progress.as_ref())?;
+            let r = r?;
+            if split_roots {
+                self.split_parts(py, &r, &r, &mut parts)?;
+            } else {
+                self.parts(py, &r, &mut parts, &mut poll, progress.as_ref())?;
+            }
             out.push(parts.clone());
         }
         self.expand(py, progress.as_ref())?;
@@ -347,7 +417,7 @@ impl StateExplorer {
                 let fallback = Error::Cycle(ids.clone()).to_string();
                 let cycle = PyList::empty(py);
                 for &i in &ids {
-                    cycle.append(self.states[i as usize].clone_ref(py))?;
+                    cycle.append(self.store.get(py, i as usize)?)?;
                 }
                 Err(grundy_exception(
                     py,
@@ -434,7 +504,11 @@ impl StateExplorer {
 #[pymethods]
 impl StateExplorer {
     #[new]
-    #[pyo3(signature = (options, components=None, key=None, max_states=None, loopy=false))]
+    #[pyo3(signature = (
+        options, components=None, key=None, max_states=None, loopy=false, split=false,
+        int_states=false
+    ))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         options: Py<PyAny>,
@@ -442,6 +516,8 @@ impl StateExplorer {
         key: Option<Py<PyAny>>,
         max_states: Option<u64>,
         loopy: bool,
+        split: bool,
+        int_states: bool,
     ) -> PyResult<Self> {
         if loopy && components.is_some() {
             return Err(argument_error(
@@ -454,8 +530,8 @@ impl StateExplorer {
             options,
             components,
             key,
-            index: PyDict::new(py).unbind(),
-            states: Vec::new(),
+            store: Store::new(py, int_states),
+            split,
             graph: StateGraph::new(),
             max_states,
             loopy,
@@ -472,7 +548,19 @@ impl StateExplorer {
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<Vec<Vec<u32>>> {
-        Self::borrow_mut(slf)?.run(slf.py(), roots, progress, threads)
+        Self::borrow_mut(slf)?.run(slf.py(), roots, progress, threads, false)
+    }
+
+    /// As `explore`, for options of a split rule: each root is an iterable of canonical parts
+    /// (no `components` or `key` call). Returns the ids of each one's parts.
+    #[pyo3(signature = (options, progress=None, threads=None))]
+    fn explore_options(
+        slf: &Bound<'_, Self>,
+        options: &Bound<'_, PyAny>,
+        progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Vec<Vec<u32>>> {
+        Self::borrow_mut(slf)?.run(slf.py(), options, progress, threads, true)
     }
 
     /// The values of `roots` (the XOR of their components' values) as a numpy array of the
@@ -490,7 +578,7 @@ impl StateExplorer {
                 "the values of a loopy game may be infinite: use generalized_of",
             ));
         }
-        let ids = this.run(slf.py(), roots, progress, threads)?;
+        let ids = this.run(slf.py(), roots, progress, threads, false)?;
         let v = this.graph.values();
         let out: Vec<u32> = ids
             .iter()
@@ -518,7 +606,7 @@ impl StateExplorer {
                 "generalized values are computed for loopy=True games only",
             ));
         }
-        let ids = this.run(slf.py(), roots, progress, threads)?;
+        let ids = this.run(slf.py(), roots, progress, threads, false)?;
         let v = this.graph.values();
         let mut sets: Vec<Vec<u32>> = Vec::new();
         let mut seen: HashMap<Vec<u32>, i64> = HashMap::new();
@@ -644,15 +732,11 @@ impl StateExplorer {
                 .into_bound(py),
             None => state.clone(),
         };
-        let found = match this.index.bind(py).get_item(&canon) {
-            Ok(f) => f,
-            Err(e) if e.is_instance_of::<PyTypeError>(py) => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        Ok(match found {
-            Some(id) => Some(id.extract::<usize>()?).filter(|&i| i < this.graph.num_solved()),
-            None => None,
-        })
+        Ok(this
+            .store
+            .lookup(py, &canon)?
+            .map(|id| id as usize)
+            .filter(|&i| i < this.graph.num_solved()))
     }
 
     /// `(values, outcomes)` of every explored state of a loopy game, by id: values as uint32
@@ -687,7 +771,7 @@ impl StateExplorer {
     fn state(slf: &Bound<'_, Self>, id: usize) -> PyResult<Py<PyAny>> {
         let this = Self::borrow(slf)?;
         this.check_id(id)?;
-        Ok(this.states[id].clone_ref(slf.py()))
+        this.store.get(slf.py(), id)
     }
 
     /// The number of distinct canonical states explored and solved.

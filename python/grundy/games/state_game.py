@@ -13,7 +13,6 @@ the loopy engine of :mod:`grundy.loopy`.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from html import escape
 from typing import Any
 
 import numpy as np
@@ -27,21 +26,7 @@ from ..play.values import INFINITE, Infinity, Value, _normal_play, drawing_optio
 from ._grid import CARD_CELLS, GridGame
 from .loopy import GeneralizedValues
 from .state_explored import ExploredStates
-
-
-def _callable(f: Any, name: str, optional: bool = True) -> Any:
-    if f is None and optional:
-        return None
-    if not callable(f):
-        raise ArgumentTypeError(f"{name} must be a function of one state, not {type(f).__name__} ({_short(f)})")
-    return f
-
-
-def _iterable(states: Any) -> Iterable[Hashable]:
-    """``states`` when it is an iterable of states (not a str or bytes, which would be read as characters)."""
-    if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
-        raise ArgumentTypeError(f"states must be an iterable of states, not {type(states).__name__} ({_short(states)})")
-    return states
+from .state_rules import _callable, _iterable, card_rows, describe, fast_flags, search_for
 
 
 class StateGame(GridGame):
@@ -72,6 +57,15 @@ class StateGame(GridGame):
         :class:`~grundy.Infinity`, :meth:`outcome` ``'P'``, ``'N'`` or ``'D'`` (a draw), and
         :meth:`generalized_values` the values of every explored state. Each option must then be
         a single state: ``components`` is refused.
+    split : bool, optional
+        ``options(state)`` returns each option as the tuple of canonical components it leaves
+        (``()`` when none): one call per state, no ``components`` or ``key`` call per option
+        (those two then apply to the states asked about only). Not with ``loopy``.
+    int_states : bool, optional
+        The states (and parts, keys) are ints in ``[0, 2**128)``, kept in Rust. :meth:`value`
+        then finds one position's value by pruned search (the board games' engine) instead of
+        tabulating every state reachable; :meth:`values` still tabulates. See
+        :mod:`grundy.games.state_rules`.
 
     Raises
     ------
@@ -126,6 +120,8 @@ class StateGame(GridGame):
         progress: bool | None = None,
         threads: int | None = None,
         loopy: bool = False,
+        split: bool = False,
+        int_states: bool = False,
     ) -> None:
         _callable(options, "options", optional=False)
         _callable(components, "components")
@@ -150,7 +146,9 @@ class StateGame(GridGame):
             )
         self._progress = _check_progress(progress)
         self._threads = _check_threads(threads)
-        self._core = _core.StateExplorer(options, components, key, max_states, loopy)
+        self._split, self._ints = fast_flags(split, int_states, loopy)
+        self._core = _core.StateExplorer(options, components, key, max_states, loopy, self._split, self._ints)
+        self._search = search_for(options, components, key, split=self._split, int_states=self._ints, loopy=loopy)
 
     # -- exploring -------------------------------------------------------------------------------
     def _run(self, method: str, states: Any) -> Any:
@@ -206,6 +204,10 @@ class StateGame(GridGame):
     def value(self, state: Hashable) -> Any:
         """The Grundy value of ``state`` (the XOR of its components' values).
 
+        With ``int_states=True`` by pruned search: only what this one value needs is searched,
+        and nothing is tabulated (past the search's reach, a value over 127 or plays of some
+        hundreds of moves, it tabulates).
+
         With ``loopy=True``, the generalized value: an int, or ``Infinity(K)`` with K the finite
         values of the state's options.
 
@@ -237,6 +239,9 @@ class StateGame(GridGame):
         """
         if self.loopy:
             return self._gvalue(self._parts(state)[0])
+        found = self._search.value(state) if self._search is not None else None
+        if found is not None:  # None: past the search (deep plays, a cycle, a value over 127)
+            return found[0]
         v = 0
         for i in self._parts(state):
             v ^= self._core.value(i)
@@ -462,7 +467,7 @@ class StateGame(GridGame):
                 "states one move can reach"
             ) from None
         opts = list(it)  # what the iteration itself raises is the rule's own, unchanged
-        return opts, self._run("explore", opts)
+        return opts, self._run("explore_options" if self._split else "explore", opts)
 
     #: The primitive a Position component uses (the same name on TwoHeapGame).
     _moves = moves
@@ -486,7 +491,7 @@ class StateGame(GridGame):
         >>> gr.StateGame(lambda n: [n - 1, n - 2] if n >= 2 else [], key=abs).options(3)
         [2, 1]
         """
-        canon = self._key_fn or (lambda s: s)
+        canon = (not self._split and self._key_fn) or (lambda s: s)
         seen: dict[Hashable, None] = {}
         for o, _ in self.moves(state):
             seen.setdefault(canon(o), None)
@@ -524,6 +529,9 @@ class StateGame(GridGame):
         [0]
         """
         target = as_count(target, "target")
+        found = self._search.winning(state) if self._search is not None and target == 0 else None
+        if found is not None:
+            return found
         out = []
         opts, ids = self._option_ids(state)
         for o, parts in zip(opts, ids, strict=True):
@@ -574,23 +582,10 @@ class StateGame(GridGame):
         return str(self.name or getattr(self._options_fn, "__name__", "StateGame"))
 
     def __repr__(self) -> str:
-        extra = "".join(
-            f", {k}={getattr(f, '__name__', f)!s}"
-            for k, f in (("components", self._components_fn), ("key", self._key_fn))
-            if f is not None
-        )
-        if self.loopy:
-            extra += ", loopy=True"
-        return f"StateGame({self._name()}{extra}, num_states={self.num_states})"
+        return f"StateGame({self._name()}{describe(self)}, num_states={self.num_states})"
 
     def _card_rows(self) -> list[tuple[str, str]]:
-        return [
-            ("options", escape(getattr(self._options_fn, "__name__", repr(self._options_fn)))),
-            ("components", escape(getattr(self._components_fn, "__name__", "")) if self._components_fn else ""),
-            ("key", escape(getattr(self._key_fn, "__name__", "")) if self._key_fn else ""),
-            ("loopy", "yes: generalized values, draws" if self.loopy else "no"),
-            ("states explored", f"{self.num_states:,}"),
-        ]
+        return card_rows(self)
 
     def _card_grid(self) -> np.ndarray | None:
         return None  # a StateGame's states need not be pairs: no corner unless asked (grid())

@@ -1,0 +1,209 @@
+//! Where `StateExplorer` keeps its canonical states: Python objects in a dict, or, for a game
+//! made with `int_states=True`, plain integers below 2**128 in a Rust hash map (no Python
+//! object is kept per state; about 40 bytes a state instead of 0.5 KB).
+
+use super::argument_type_error;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A multiply-rotate hasher for integer keys (FxHash's step, twice for a `u128`): the states are
+/// the game's own integers, not input an adversary picks, and SipHash would cost more than the
+/// rest of interning.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct IntHasher(u64);
+
+impl Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+}
+
+/// Integers to ids, hashed by [`IntHasher`].
+pub(crate) type IntMap<V> = HashMap<u128, V, BuildHasherDefault<IntHasher>>;
+
+/// `x` as an integer state: an `int` in `[0, 2**128)`. The common case, below 2**64, takes one
+/// C call.
+#[inline]
+pub(crate) fn int_state(x: &Bound<'_, PyAny>) -> PyResult<u128> {
+    if let Ok(v) = x.extract::<u64>() {
+        return Ok(u128::from(v));
+    }
+    x.extract::<u128>().map_err(|_| {
+        argument_type_error(format!(
+            "{} is not an int in [0, 2**128): a game made with int_states=True must have states \
+             (and keys and parts) that are such ints",
+            super::state::show(x)
+        ))
+    })
+}
+
+/// The canonical states of one explorer, by id.
+pub(crate) enum Store {
+    /// Any hashable Python objects: a dict to their ids, and the objects by id.
+    Objects {
+        index: Py<PyDict>,
+        states: Vec<Py<PyAny>>,
+    },
+    /// Integers below 2**128.
+    Ints {
+        index: IntMap<u32>,
+        states: Vec<u128>,
+    },
+}
+
+/// What [`Store::find`] says of a canonical state.
+pub(crate) enum Found {
+    /// Already stored, with this id.
+    Id(u32),
+    /// Not stored; [`Store::push`] takes this to store it.
+    New(Key),
+}
+
+/// A canonical state ready to store.
+pub(crate) enum Key {
+    Object(Py<PyAny>),
+    Int(u128),
+}
+
+impl Store {
+    pub(crate) fn new(py: Python<'_>, ints: bool) -> Store {
+        if ints {
+            Store::Ints {
+                index: IntMap::default(),
+                states: Vec::new(),
+            }
+        } else {
+            Store::Objects {
+                index: PyDict::new(py).unbind(),
+                states: Vec::new(),
+            }
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Store::Objects { states, .. } => states.len(),
+            Store::Ints { states, .. } => states.len(),
+        }
+    }
+
+    /// Bytes a state takes here at least: its entry in the index and its place in the states
+    /// (for the memory checks, which ask that as much again fits).
+    pub(crate) fn state_bytes(&self) -> u64 {
+        match self {
+            Store::Objects { .. } => 128,
+            Store::Ints { .. } => 40,
+        }
+    }
+
+    /// The id of canonical state `canon`, or what storing it needs. A TypeError from hashing
+    /// is passed to `unhashable` for a clearer message.
+    pub(crate) fn find(
+        &self,
+        py: Python<'_>,
+        canon: &Bound<'_, PyAny>,
+        unhashable: impl FnOnce(PyErr) -> PyErr,
+    ) -> PyResult<Found> {
+        match self {
+            Store::Objects { index, .. } => match index.bind(py).get_item(canon) {
+                Ok(Some(id)) => Ok(Found::Id(id.extract()?)),
+                Ok(None) => Ok(Found::New(Key::Object(canon.clone().unbind()))),
+                Err(e) if e.is_instance_of::<PyTypeError>(py) => Err(unhashable(e)),
+                Err(e) => Err(e),
+            },
+            Store::Ints { index, .. } => {
+                let k = int_state(canon)?;
+                Ok(match index.get(&k) {
+                    Some(&id) => Found::Id(id),
+                    None => Found::New(Key::Int(k)),
+                })
+            }
+        }
+    }
+
+    /// The id of an integer state, or what storing it needs (an [`Store::Ints`] store only).
+    #[inline]
+    pub(crate) fn find_int(&self, k: u128) -> Found {
+        match self {
+            Store::Ints { index, .. } => match index.get(&k) {
+                Some(&id) => Found::Id(id),
+                None => Found::New(Key::Int(k)),
+            },
+            Store::Objects { .. } => unreachable!("find_int on an object store"),
+        }
+    }
+
+    /// Stores a new state (from [`Store::find`]) under the next id.
+    pub(crate) fn push(&mut self, py: Python<'_>, key: Key) -> PyResult<u32> {
+        let id = self.len() as u32;
+        match (self, key) {
+            (Store::Objects { index, states }, Key::Object(o)) => {
+                index.bind(py).set_item(&o, id)?;
+                states.push(o);
+            }
+            (Store::Ints { index, states }, Key::Int(k)) => {
+                index.insert(k, id);
+                states.push(k);
+            }
+            _ => unreachable!("a key from another kind of store"),
+        }
+        Ok(id)
+    }
+
+    /// The state with id `id`, as a Python object.
+    pub(crate) fn get(&self, py: Python<'_>, id: usize) -> PyResult<Py<PyAny>> {
+        match self {
+            Store::Objects { states, .. } => Ok(states[id].clone_ref(py)),
+            Store::Ints { states, .. } => Ok(states[id].into_pyobject(py)?.into_any().unbind()),
+        }
+    }
+
+    /// The id of `canon` when it is stored (None, not an error, for a state of the wrong kind).
+    pub(crate) fn lookup(&self, py: Python<'_>, canon: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        match self {
+            Store::Objects { .. } => match self.find(py, canon, |e| e) {
+                Ok(Found::Id(id)) => Ok(Some(id)),
+                Ok(Found::New(_)) => Ok(None),
+                Err(e) if e.is_instance_of::<PyTypeError>(py) => Ok(None),
+                Err(e) => Err(e),
+            },
+            Store::Ints { index, .. } => {
+                Ok(int_state(canon).ok().and_then(|k| index.get(&k).copied()))
+            }
+        }
+    }
+
+    /// Forgets every state from id `n` on.
+    pub(crate) fn truncate(&mut self, py: Python<'_>, n: usize) {
+        match self {
+            Store::Objects { index, states } => {
+                let index = index.bind(py);
+                for s in states.drain(n..) {
+                    let _ = index.del_item(s);
+                }
+            }
+            Store::Ints { index, states } => {
+                for s in states.drain(n..) {
+                    index.remove(&s);
+                }
+            }
+        }
+    }
+}
