@@ -249,6 +249,7 @@ class StateExplorer:
         loopy: bool = False,
         split: bool = False,
         int_states: bool = False,
+        batch: bool = False,
     ) -> StateExplorer: ...
     def explore(
         self, roots: Iterable[Any], progress: Callable[[int, int], Any] | None = None, threads: int | None = None

@@ -11,7 +11,7 @@ use crate::error::Error;
 use crate::loopy;
 use crate::position::misere::{Comp, Misere, MisereGame};
 use crate::state_graph::StateGraph;
-use numpy::PyArray1;
+use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -33,6 +33,9 @@ const POLL: Duration = Duration::from_millis(100);
 /// Options (or parts) read between two looks at the clock: one state's options can be a long
 /// iterable (`range(10**12)`), which must not keep Ctrl-C and the memory checks waiting.
 const POLL_ITEMS: u64 = 1 << 14;
+
+/// States a batch rule gets in one call, at most.
+const BATCH: usize = 1 << 14;
 
 /// Bytes an option holds at least (its entry in the graph): an estimate for the memory checks,
 /// which ask that as much again fits (the vectors double as they grow). A state's are the
@@ -127,6 +130,8 @@ pub struct StateExplorer {
     graph: StateGraph,
     /// `options` returns each option as its canonical parts (no `components` or `key` call).
     split: bool,
+    /// `options` takes an array of states and returns the options of all, split ([`Self::expand_batch`]).
+    batch: bool,
     max_states: Option<u64>,
     /// Loopy: options are single states, cycles allowed, values by Smith's generalized function.
     loopy: bool,
@@ -305,8 +310,115 @@ impl StateExplorer {
         Ok(())
     }
 
+    /// Records the options of every state discovered but not yet expanded, by a batch rule:
+    /// `options(states)` gets up to [`BATCH`] states as a uint64 array and returns `(counts,
+    /// sizes, parts)`: the number of options of each state, the number of parts of each option,
+    /// and the parts (canonical states), in order. No Python object per state or option.
+    fn expand_batch(&mut self, py: Python<'_>, progress: Option<&Py<PyAny>>) -> PyResult<()> {
+        let mut poll = Poll {
+            last: Instant::now(),
+            items: 0,
+        };
+        let np = py.import("numpy")?;
+        while self.graph.num_vertices() < self.store.len() {
+            let u0 = self.graph.num_vertices();
+            let u1 = self.store.len().min(u0 + BATCH);
+            let Store::Ints { states, .. } = &self.store else {
+                unreachable!("a batch rule has integer states")
+            };
+            let chunk: Vec<u64> = states[u0..u1]
+                .iter()
+                .map(|&s| u64::try_from(s))
+                .collect::<Result<_, _>>()
+                .map_err(|_| {
+                    argument_error(format!(
+                        "a batch rule's states must be below 2**64, and state {} is not",
+                        states[u0..u1]
+                            .iter()
+                            .find(|&&s| s > u64::MAX as u128)
+                            .unwrap_or(&0)
+                    ))
+                })?;
+            let arr = PyArray1::from_vec(py, chunk);
+            let ret = self.options.call1(py, (arr,)).inspect_err(|e| {
+                let note = format!("raised by options on a batch of {} states", u1 - u0);
+                let _ = e.value(py).call_method1("add_note", (note,));
+            })?;
+            let bad = |what: &str| {
+                argument_error(format!(
+                    "a batch rule's options(states) must return (counts, sizes, parts): the \
+                     number of options of each state, of parts of each option, and the parts; {what}"
+                ))
+            };
+            let (counts, sizes, parts): (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>) =
+                ret.extract(py)
+                    .map_err(|_| bad("it returned something else"))?;
+            fn as_array<'py>(
+                np: &Bound<'py, PyModule>,
+                x: &Bound<'py, PyAny>,
+                dtype: &str,
+            ) -> Result<Bound<'py, PyAny>, String> {
+                np.call_method1("ascontiguousarray", (x, dtype))
+                    .map_err(|_| format!("{} is not an array of integers", show(x)))
+            }
+            let counts = as_array(&np, &counts, "int64").map_err(|m| bad(&m))?;
+            let sizes = as_array(&np, &sizes, "int64").map_err(|m| bad(&m))?;
+            let parts = as_array(&np, &parts, "uint64").map_err(|m| bad(&m))?;
+            let counts: PyReadonlyArray1<'_, i64> = counts.extract()?;
+            let sizes: PyReadonlyArray1<'_, i64> = sizes.extract()?;
+            let parts: PyReadonlyArray1<'_, u64> = parts.extract()?;
+            let (counts, sizes, parts) = (counts.as_slice()?, sizes.as_slice()?, parts.as_slice()?);
+            if counts.len() != u1 - u0 {
+                return Err(bad(&format!(
+                    "it gave {} counts for {} states",
+                    counts.len(),
+                    u1 - u0
+                )));
+            }
+            if counts.iter().chain(sizes).any(|&c| c < 0) {
+                return Err(bad("a count or size is negative"));
+            }
+            let total: i64 = counts.iter().sum();
+            let in_parts: i64 = sizes.iter().sum();
+            if total as usize != sizes.len() || in_parts as usize != parts.len() {
+                return Err(bad(&format!(
+                    "the counts add up to {total} options, with {} sizes; the sizes to \
+                     {in_parts} parts, with {} parts",
+                    sizes.len(),
+                    parts.len()
+                )));
+            }
+            let (mut j, mut k) = (0usize, 0usize);
+            let mut ids: Vec<u32> = Vec::new();
+            for &c in counts {
+                for &size in &sizes[j..j + c as usize] {
+                    ids.clear();
+                    for &p in &parts[k..k + size as usize] {
+                        ids.push(match self.store.find_int(u128::from(p)) {
+                            Found::Id(id) => id,
+                            Found::New(key) => {
+                                self.check_room()?;
+                                self.store.push(py, key)?
+                            }
+                        });
+                    }
+                    k += size as usize;
+                    self.graph.push_option(&ids);
+                }
+                j += c as usize;
+                self.graph.end_vertex();
+            }
+            poll.last = Instant::now() - POLL;
+            poll.poll(py, self, progress)?;
+        }
+        Ok(())
+    }
+
     /// Records the options of every state discovered but not yet expanded.
     fn expand(&mut self, py: Python<'_>, progress: Option<&Py<PyAny>>) -> PyResult<()> {
+        if self.batch {
+            return self.expand_batch(py, progress);
+        }
         let mut parts = Vec::new();
         let mut poll = Poll {
             last: Instant::now(),
@@ -506,7 +618,7 @@ impl StateExplorer {
     #[new]
     #[pyo3(signature = (
         options, components=None, key=None, max_states=None, loopy=false, split=false,
-        int_states=false
+        int_states=false, batch=false
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -518,7 +630,14 @@ impl StateExplorer {
         loopy: bool,
         split: bool,
         int_states: bool,
+        batch: bool,
     ) -> PyResult<Self> {
+        if batch && (loopy || !split || !int_states) {
+            return Err(argument_error(
+                "a batch rule gives split options of integer states (split=True, int_states=True) \
+                 and is not loopy",
+            ));
+        }
         if loopy && components.is_some() {
             return Err(argument_error(
                 "loopy=True cannot be combined with components=: the generalized value of a loopy \
@@ -532,6 +651,7 @@ impl StateExplorer {
             key,
             store: Store::new(py, int_states),
             split,
+            batch,
             graph: StateGraph::new(),
             max_states,
             loopy,

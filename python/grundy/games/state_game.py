@@ -26,7 +26,7 @@ from ..play.values import INFINITE, Infinity, Value, _normal_play, drawing_optio
 from ._grid import CARD_CELLS, GridGame
 from .loopy import GeneralizedValues
 from .state_explored import ExploredStates
-from .state_rules import _callable, _iterable, card_rows, describe, fast_flags, search_for
+from .state_rules import _callable, _iterable, card_rows, describe, fast_flags, per_state, search_for
 
 
 class StateGame(GridGame):
@@ -57,15 +57,12 @@ class StateGame(GridGame):
         :class:`~grundy.Infinity`, :meth:`outcome` ``'P'``, ``'N'`` or ``'D'`` (a draw), and
         :meth:`generalized_values` the values of every explored state. Each option must then be
         a single state: ``components`` is refused.
-    split : bool, optional
-        ``options(state)`` returns each option as the tuple of canonical components it leaves
-        (``()`` when none): one call per state, no ``components`` or ``key`` call per option
-        (those two then apply to the states asked about only). Not with ``loopy``.
-    int_states : bool, optional
-        The states (and parts, keys) are ints in ``[0, 2**128)``, kept in Rust. :meth:`value`
-        then finds one position's value by pruned search (the board games' engine) instead of
-        tabulating every state reachable; :meth:`values` still tabulates. See
-        :mod:`grundy.games.state_rules`.
+    split, int_states, batch : bool, optional
+        The fast ways to write a rule (:mod:`grundy.games.state_rules`). ``split``: ``options``
+        returns each option as the tuple of canonical parts it leaves (``components`` and ``key``
+        then apply to the states asked about only). ``int_states``: states are ints below 2**128,
+        kept in Rust, and :meth:`value` searches (pruned) rather than tabulates. ``batch``: both,
+        and ``options(states)`` takes a numpy uint64 array, returning ``(counts, sizes, parts)``.
 
     Raises
     ------
@@ -122,6 +119,7 @@ class StateGame(GridGame):
         loopy: bool = False,
         split: bool = False,
         int_states: bool = False,
+        batch: bool = False,
     ) -> None:
         _callable(options, "options", optional=False)
         _callable(components, "components")
@@ -146,9 +144,11 @@ class StateGame(GridGame):
             )
         self._progress = _check_progress(progress)
         self._threads = _check_threads(threads)
-        self._split, self._ints = fast_flags(split, int_states, loopy)
-        self._core = _core.StateExplorer(options, components, key, max_states, loopy, self._split, self._ints)
-        self._search = search_for(options, components, key, split=self._split, int_states=self._ints, loopy=loopy)
+        self._split, self._ints, self._batch = fast_flags(split, int_states, batch, loopy)
+        self._rule: Callable[[Any], Iterable[Any]] = per_state(options) if self._batch else options  # one state
+        fast = (self._split, self._ints, self._batch)
+        self._core = _core.StateExplorer(options, components, key, max_states, loopy, *fast)
+        self._search = search_for(self._rule, components, key, split=self._split, int_states=self._ints, loopy=loopy)
 
     # -- exploring -------------------------------------------------------------------------------
     def _run(self, method: str, states: Any) -> Any:
@@ -458,7 +458,7 @@ class StateGame(GridGame):
 
     def _option_ids(self, state: Hashable) -> tuple[list[Hashable], list[list[int]]]:
         """The options of ``state`` as ``options`` returns them, and the ids of their parts."""
-        opts = self._options_fn(state)
+        opts = self._rule(state)
         try:
             it = iter(opts)
         except TypeError:
