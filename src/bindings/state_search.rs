@@ -15,6 +15,11 @@
 //! more options (it splits a node's options, then searches the pending ones), which is all a
 //! handle needs; a handle of an older generation is refused loudly (an error, never a wrong
 //! value). The states of a split rule are therefore below 2**127.
+//!
+//! The search and its fixed-budget table live as long as the game (as `_core.BoardGame`'s do),
+//! so one call's work serves the next; a call that fails in any way drops them (a rule that
+//! raised leaves wrong entries behind), and a call made from inside the rule's own functions
+//! (the table is busy) searches with a table of its own.
 
 use super::argument_error;
 use super::state::show;
@@ -25,7 +30,8 @@ use crate::error::Error;
 use crate::nimber_search::Search;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// Bit 127 marks a handle to an option of several parts (split rules only).
@@ -67,17 +73,17 @@ impl Arena {
 }
 
 /// A game written in Python, seen as a [`Board`] over integer states.
-struct PyBoard<'a> {
-    options: &'a Py<PyAny>,
+struct PyBoard {
+    options: Py<PyAny>,
     /// `components` and `key` of a rule that is not split (a split rule's parts are canonical).
-    components: Option<&'a Py<PyAny>>,
-    key: Option<&'a Py<PyAny>>,
+    components: Option<Py<PyAny>>,
+    key: Option<Py<PyAny>>,
     split: bool,
-    /// The first exception a Python function raised (or the signal check).
+    /// The first exception a Python function raised (or the signal check) in this call.
     err: Mutex<Option<PyErr>>,
     arena: Mutex<Arena>,
-    /// The address of a local of the call that started the search (the stack's base for it).
-    base: usize,
+    /// The address of a local of the call searching now (the stack's base for it).
+    base: AtomicUsize,
     /// The search went deeper than [`MAX_STACK`].
     too_deep: AtomicBool,
 }
@@ -89,7 +95,14 @@ fn stack_here() -> usize {
     std::hint::black_box(&x) as *const u8 as usize
 }
 
-impl PyBoard<'_> {
+impl PyBoard {
+    /// Ready for a new call from this point of the stack.
+    fn start(&self) {
+        self.base.store(stack_here(), Relaxed);
+        self.too_deep.store(false, Relaxed);
+        *self.err.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
     fn failed(&self) -> bool {
         self.too_deep.load(Relaxed) || self.err.lock().unwrap_or_else(|p| p.into_inner()).is_some()
     }
@@ -188,12 +201,12 @@ impl PyBoard<'_> {
     }
 }
 
-impl Board for PyBoard<'_> {
+impl Board for PyBoard {
     fn options(&self, pos: u128, out: &mut Vec<u128>) {
         if self.failed() {
             return;
         }
-        if stack_here().abs_diff(self.base) > MAX_STACK {
+        if stack_here().abs_diff(self.base.load(Relaxed)) > MAX_STACK {
             self.too_deep.store(true, Relaxed);
             return;
         }
@@ -202,7 +215,7 @@ impl Board for PyBoard<'_> {
             let r = if self.split {
                 self.split_options(py, pos, out)
             } else {
-                self.call_ints(py, self.options, pos, out)
+                self.call_ints(py, &self.options, pos, out)
             };
             if let Err(e) = r {
                 out.truncate(n);
@@ -218,7 +231,7 @@ impl Board for PyBoard<'_> {
         if self.split && pos & HANDLE != 0 {
             return self.handle_parts(pos, out);
         }
-        let Some(f) = self.components else {
+        let Some(f) = &self.components else {
             out.push(pos);
             return;
         };
@@ -232,7 +245,7 @@ impl Board for PyBoard<'_> {
     }
 
     fn key(&self, component: u128) -> u128 {
-        let Some(f) = self.key else {
+        let Some(f) = &self.key else {
             return component;
         };
         if self.failed() {
@@ -251,9 +264,9 @@ impl Board for PyBoard<'_> {
 }
 
 /// Ctrl-C between nodes; a parked exception stops the search.
-struct Ctl<'a, 'b>(&'a PyBoard<'b>);
+struct Ctl<'a>(&'a PyBoard);
 
-impl Control for Ctl<'_, '_> {
+impl Control for Ctl<'_> {
     fn check(&self, _: u64, _: u64) -> crate::Result<()> {
         if self.0.failed() {
             return Err(Error::Interrupted);
@@ -265,6 +278,46 @@ impl Control for Ctl<'_, '_> {
     }
 }
 
+/// A box whose contents a [`Search`] borrows for `'static`: a [`Solver`] owns it and declares
+/// it after the search, so that the search is dropped first (fields drop in declaration order).
+/// (The same as `bindings/board.rs`'s, which is private there.)
+struct Leaked<T: 'static>(NonNull<T>);
+
+// SAFETY: a `Leaked<T>` is a `Box<T>` in all but name (the one owner, freed once, by its drop),
+// so it may cross and be shared between threads when a box could.
+unsafe impl<T: Send> Send for Leaked<T> {}
+unsafe impl<T: Sync> Sync for Leaked<T> {}
+
+impl<T: 'static> Leaked<T> {
+    fn new(b: Box<T>) -> Self {
+        Leaked(NonNull::from(Box::leak(b)))
+    }
+
+    /// The contents for `'static`.
+    ///
+    /// # Safety
+    /// The reference must not be used after `self` is dropped: it goes only to fields of the
+    /// same [`Solver`] declared before `self`.
+    unsafe fn get(&self) -> &'static T {
+        // SAFETY: the pointer came from a live box, freed only by `drop` (see above).
+        unsafe { self.0.as_ref() }
+    }
+}
+
+impl<T: 'static> Drop for Leaked<T> {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from `Box::leak` in `new` and is freed only here.
+        drop(unsafe { Box::from_raw(self.0.as_ptr()) });
+    }
+}
+
+/// A Python game and the search over it, with its table.
+struct Solver {
+    /// Declared first: it borrows the board, and must be dropped before it.
+    search: Search<'static, PyBoard>,
+    board: Leaked<PyBoard>,
+}
+
 /// The value of one position of a Python game with integer states, by pruned search.
 #[pyclass(module = "grundy._core", frozen)]
 pub struct StateSearch {
@@ -273,24 +326,33 @@ pub struct StateSearch {
     key: Option<Py<PyAny>>,
     split: bool,
     budget: u64,
+    /// The search kept between calls (None before the first, and after a failed one).
+    solver: Mutex<Option<Solver>>,
 }
 
 impl StateSearch {
-    fn board(&self) -> PyBoard<'_> {
-        PyBoard {
-            options: &self.options,
+    fn solver(&self, py: Python<'_>) -> PyResult<Solver> {
+        let board = Leaked::new(Box::new(PyBoard {
+            options: self.options.clone_ref(py),
             components: if self.split {
                 None
             } else {
-                self.components.as_ref()
+                self.components.as_ref().map(|f| f.clone_ref(py))
             },
-            key: if self.split { None } else { self.key.as_ref() },
+            key: if self.split {
+                None
+            } else {
+                self.key.as_ref().map(|f| f.clone_ref(py))
+            },
             split: self.split,
             err: Mutex::new(None),
             arena: Mutex::new(Arena::default()),
-            base: stack_here(),
+            base: AtomicUsize::new(0),
             too_deep: AtomicBool::new(false),
-        }
+        }));
+        // SAFETY: the board goes only to `search`, declared before it in the solver.
+        let search = Search::new(unsafe { board.get() }, self.budget)?;
+        Ok(Solver { search, board })
     }
 
     /// The canonical parts of a root of a split rule: `components`, then `key`, applied to it
@@ -313,22 +375,48 @@ impl StateSearch {
             .collect()
     }
 
-    /// Runs `f` on a fresh search; the parked exception, if any, wins over its result. `None`
-    /// when the game is out of the search's range (a value over 127).
+    /// Runs `f` on the kept search (a new one when there is none, or when this call comes from
+    /// inside the game's own functions while the kept one is busy). The parked exception, if
+    /// any, wins over the result. `None` when the game is out of the search's range (a value
+    /// over 127, plays too long, a cycle). After any failure the search is dropped.
     fn run<R>(
         &self,
-        board: &PyBoard<'_>,
-        f: impl FnOnce(&mut Search<'_, PyBoard<'_>>, &Ctl<'_, '_>) -> crate::Result<R>,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Search<'static, PyBoard>, &PyBoard, &Ctl<'_>) -> crate::Result<R>,
     ) -> PyResult<Option<(R, u64)>> {
-        let mut search = Search::new(board, self.budget)?;
+        let mut kept = match self.solver.try_lock() {
+            Ok(g) => Some(g),
+            Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None, // a call from inside the rule
+        };
+        let mut own = None;
+        let solver = match kept.as_deref_mut() {
+            Some(slot) => {
+                if slot.is_none() {
+                    *slot = Some(self.solver(py)?);
+                }
+                slot.as_mut().expect("just made")
+            }
+            None => own.insert(self.solver(py)?),
+        };
+        // SAFETY: the board lives as long as the solver, which outlives this call.
+        let board: &'static PyBoard = unsafe { solver.board.get() };
+        board.start();
         let ctl = Ctl(board);
-        let r = f(&mut search, &ctl);
-        let nodes = search.stats().nodes;
-        drop(search);
-        if let Some(e) = board.err.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        let before = solver.search.stats().nodes;
+        let r = f(&mut solver.search, board, &ctl);
+        let nodes = solver.search.stats().nodes - before;
+        let err = board.err.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let too_deep = board.too_deep.load(Relaxed);
+        if err.is_some() || too_deep || r.is_err() {
+            if let Some(slot) = kept.as_deref_mut() {
+                *slot = None; // its table may hold what a failed rule made up
+            }
+        }
+        if let Some(e) = err {
             return Err(e);
         }
-        if board.too_deep.load(Relaxed) {
+        if too_deep {
             return Ok(None);
         }
         match r {
@@ -361,21 +449,21 @@ impl StateSearch {
             key,
             split,
             budget,
+            solver: Mutex::new(None),
         })
     }
 
-    /// `(G(state), nodes searched)`, or None when the game is past the search (a value over
+    /// `(G(state), nodes searched by this call)`, or None when the game is past the search (a value over
     /// 127, plays too long for the stack, or a cycle): tabulate instead.
     fn value(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Option<(u32, u64)>> {
-        let board = self.board();
         if self.split {
             let parts = self.root_parts(py, state)?;
-            self.run(&board, |s, ctl| {
+            self.run(py, |s, _, ctl| {
                 parts.iter().try_fold(0, |x, &p| Ok(x ^ s.value(p, ctl)?))
             })
         } else {
             let root = int_state(state)?;
-            self.run(&board, |s, ctl| s.value(root, ctl))
+            self.run(py, |s, _, ctl| s.value(root, ctl))
         }
     }
 
@@ -404,8 +492,7 @@ impl StateSearch {
                 Target::State(int_state(o)?)
             });
         }
-        let board = self.board();
-        let r = self.run(&board, |s, ctl| {
+        let r = self.run(py, |s, board, ctl| {
             let mut zero = Vec::new();
             for (i, t) in targets.iter().enumerate() {
                 let pos = match t {

@@ -281,3 +281,19 @@ def test_ctrl_c_stops_a_search_within_a_second() -> None:
     out, _ = proc.communicate(timeout=30)
     assert out.strip().splitlines()[-1] == "interrupted"
     assert time.monotonic() - t < 5  # generous on a loaded machine; the poll is every 50 ms
+
+
+def test_the_search_is_kept_between_calls_and_a_rule_may_ask_its_own_game() -> None:
+    asked = []
+
+    def rows(n: int) -> list[tuple[int, ...]]:
+        if n == 9:  # from inside the search: the kept table is busy, this call gets one of its own
+            asked.append(game.value(4))
+        return kayles_split(n)
+
+    game = gr.StateGame(rows, split=True, int_states=True, progress=False)
+    assert game.value(12) == kayles_brute((12,))
+    assert asked and set(asked) == {kayles_brute((4,))}
+    kept = game._search
+    assert kept is not None
+    assert kept.value(12) == (kayles_brute((12,)), 0)  # answered from the kept table: no node searched
