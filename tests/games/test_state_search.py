@@ -297,3 +297,13 @@ def test_the_search_is_kept_between_calls_and_a_rule_may_ask_its_own_game() -> N
     kept = game._search
     assert kept is not None
     assert kept.value(12) == (kayles_brute((12,)), 0)  # answered from the kept table: no node searched
+
+
+def test_memory_budget() -> None:
+    small = gr.StateGame(kayles_split, split=True, int_states=True, memory=1024, progress=False)
+    assert [small.value(n) for n in range(14)] == [kayles_brute((n,)) for n in range(14)]  # slower, never wrong
+    assert small._search is not None and small._search.budget == 1024
+    with pytest.raises(ArgumentError, match="memory"):
+        gr.StateGame(kayles_split, int_states=True, memory=10)
+    with pytest.raises(ArgumentTypeError):
+        gr.StateGame(kayles_split, int_states=True, memory="lots")  # type: ignore[arg-type]

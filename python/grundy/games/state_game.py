@@ -63,6 +63,8 @@ class StateGame(GridGame):
         then apply to the states asked about only). ``int_states``: states are ints below 2**128,
         kept in Rust, and :meth:`value` searches (pruned) rather than tabulates. ``batch``: both,
         and ``options(states)`` takes a numpy uint64 array, returning ``(counts, sizes, parts)``.
+    memory : int, optional
+        Bytes for the search's table, kept between calls (``int_states`` only; default 64 MiB).
 
     Raises
     ------
@@ -120,6 +122,7 @@ class StateGame(GridGame):
         split: bool = False,
         int_states: bool = False,
         batch: bool = False,
+        memory: int | None = None,
     ) -> None:
         _callable(options, "options", optional=False)
         _callable(components, "components")
@@ -148,7 +151,7 @@ class StateGame(GridGame):
         self._rule: Callable[[Any], Iterable[Any]] = per_state(options) if self._batch else options  # one state
         fast = (self._split, self._ints, self._batch)
         self._core = _core.StateExplorer(options, components, key, max_states, loopy, *fast)
-        self._search = search_for(self._rule, components, key, split=self._split, int_states=self._ints, loopy=loopy)
+        self._search = search_for(self._rule, components, key, fast, loopy, memory)
 
     # -- exploring -------------------------------------------------------------------------------
     def _run(self, method: str, states: Any) -> Any:

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._validate import _short, as_flag
+from .._validate import _short, as_flag, as_heap
 from ..exceptions import ArgumentError, ArgumentTypeError
 
 
@@ -89,13 +89,20 @@ def per_state(batch: Callable[[np.ndarray], Any]) -> Callable[[int], list[tuple[
     return options
 
 
+#: The default memory budget of a StateGame's search table: 64 MiB (a rule in Python fills a larger one slowly).
+SEARCH_MEMORY = 64 << 20
+
+
 def search_for(
-    options: Any, components: Any, key: Any, *, split: bool, int_states: bool, loopy: bool
+    options: Any, components: Any, key: Any, fast: tuple[bool, bool, bool], loopy: bool, memory: Any
 ) -> _core.StateSearch | None:
-    """The pruned search for one position's value: for integer states of a game that is not loopy."""
-    if not int_states or loopy:
+    """The pruned search for one position's value: for integer states (``fast[1]``) of a game that is not loopy."""
+    budget = SEARCH_MEMORY if memory is None else as_heap(memory, "memory")
+    if budget < 1024:
+        raise ArgumentError(f"memory must be at least 1024 bytes, not {budget}")
+    if not fast[1] or loopy:
         return None
-    return _core.StateSearch(options, components, key, split)
+    return _core.StateSearch(options, components, key, fast[0], budget)
 
 
 def describe(game: Any) -> str:
@@ -124,4 +131,4 @@ def card_rows(game: Any) -> list[tuple[str, str]]:
     return [*rows, ("states explored", f"{game.num_states:,}")]
 
 
-__all__ = ["card_rows", "describe", "fast_flags", "per_state", "search_for"]
+__all__ = ["SEARCH_MEMORY", "card_rows", "describe", "fast_flags", "per_state", "search_for"]
