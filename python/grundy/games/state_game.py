@@ -148,10 +148,10 @@ class StateGame(GridGame):
         self._progress = _check_progress(progress)
         self._threads = _check_threads(threads)
         self._split, self._ints, self._batch = fast_flags(split, int_states, batch, loopy)
-        self._rule: Callable[[Any], Iterable[Any]] = per_state(options) if self._batch else options  # one state
+        self._state_options: Callable[[Any], Iterable[Any]] = per_state(options) if self._batch else options
         fast = (self._split, self._ints, self._batch)
         self._core = _core.StateExplorer(options, components, key, max_states, loopy, *fast)
-        self._search = search_for(self._rule, components, key, fast, loopy, memory)
+        self._search = search_for(self._state_options, components, key, fast, loopy, memory)
 
     # -- exploring -------------------------------------------------------------------------------
     def _run(self, method: str, states: Any) -> Any:
@@ -461,7 +461,7 @@ class StateGame(GridGame):
 
     def _option_ids(self, state: Hashable) -> tuple[list[Hashable], list[list[int]]]:
         """The options of ``state`` as ``options`` returns them, and the ids of their parts."""
-        opts = self._rule(state)
+        opts = self._state_options(state)
         try:
             it = iter(opts)
         except TypeError:
