@@ -408,7 +408,7 @@ impl StateExplorer {
                 j += c as usize;
                 self.graph.end_vertex();
             }
-            poll.last = Instant::now() - POLL;
+            poll.last = Instant::now().checked_sub(POLL).unwrap_or(poll.last); // poll now
             poll.poll(py, self, progress)?;
         }
         Ok(())
