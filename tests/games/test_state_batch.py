@@ -5,7 +5,13 @@ decomposition, no symmetry), through tabulation (``values``) and the search (``v
 from __future__ import annotations
 
 import functools
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -165,3 +171,33 @@ def test_bad_batch_rules() -> None:
         g.values([30])
     assert g.num_states == 0  # nothing of a failed exploration is kept
     assert g.values([3]).tolist() == [3]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
+def test_ctrl_c_stops_a_batch_exploration() -> None:
+    here = Path(__file__).resolve()
+    body = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(here.parent)!r})\n"
+        "import grundy as gr\n"
+        "from test_state_batch import cram_batch\n"
+        "options, mask = cram_batch(7)\n"
+        "g = gr.StateGame(options, batch=True, progress=False)\n"
+        "print('ready', flush=True)\n"
+        "try:\n"
+        "    g.values([mask([(i, j) for i in range(6) for j in range(7)])])\n"
+        "    print('finished')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', g.num_states, flush=True)\n"
+    )
+    root = here.parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "python"), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen([sys.executable, "-c", body], stdout=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    t = time.monotonic()
+    out, _ = proc.communicate(timeout=60)
+    assert out.strip().splitlines()[-1] == "interrupted 0"  # nothing of the stopped exploration kept
+    assert time.monotonic() - t < 5  # a batch takes well under a second; generous on a loaded machine
