@@ -307,3 +307,14 @@ def test_memory_budget() -> None:
         gr.StateGame(kayles_split, int_states=True, memory=10)
     with pytest.raises(ArgumentTypeError):
         gr.StateGame(kayles_split, int_states=True, memory="lots")  # type: ignore[arg-type]
+
+
+def test_int_states_of_a_loopy_game_are_tabulated_as_before() -> None:
+    def rule(n: int) -> list[int]:
+        return [n - k for k in (1, 2) if k <= n] + ([n + 1] if 0 < n < 4 else [])
+
+    ints = gr.StateGame(rule, loopy=True, int_states=True, progress=False)
+    objects = gr.StateGame(rule, loopy=True, progress=False)
+    assert ints._search is None
+    assert [ints.value(n) for n in range(6)] == [objects.value(n) for n in range(6)]
+    assert [ints.outcome(n) for n in range(6)] == ["P", "N", "N", "D", "D", "D"]
