@@ -122,6 +122,10 @@ def check_beyond_heaps(out):
     assert "row 1: preperiod 0, period 3, saltus 3, proven False" in out.text("wythoff-rows")
     assert "agrees with 0.07: True" in out.text("cram")
     assert out.text("cram-builtin").startswith("gr.cram agrees with the StateGame: True")
+    # The fast ways to write a rule (one call per state with split parts, value by search; a numpy
+    # batch rule) give the frozenset Cram's values.
+    assert "agrees with the frozenset Cram: True" in out.text("cram-fast")
+    assert "tabulation agrees with the search: True" in out.text("cram-batch")
     assert "<" in out.data("wythoff-plot", "text/html")
 
 
