@@ -58,7 +58,7 @@ class StateGame(GridGame):
         :meth:`generalized_values` the values of every explored state. Each option must then be
         a single state: ``components`` is refused.
     split, int_states, batch : bool, optional
-        The fast ways to write a rule (:mod:`grundy.games.state_rules`). ``split``: ``options``
+        The fast ways to write a rule (``grundy.games.state_rules``). ``split``: ``options``
         returns each option as the tuple of canonical parts it leaves (``components`` and ``key``
         then apply to the states asked about only). ``int_states``: states are ints below 2**128,
         kept in Rust, and :meth:`value` searches (pruned) rather than tabulates. ``batch``: both,
