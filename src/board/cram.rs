@@ -120,6 +120,7 @@ impl Cram {
 
 impl Board for Cram {
     fn options(&self, pos: u128, out: &mut Vec<u128>) {
+        let first = out.len();
         let mut h = self.grid.horizontal_pairs(pos);
         while h != 0 {
             let b = h & h.wrapping_neg();
@@ -132,11 +133,32 @@ impl Board for Cram {
             v ^= b;
             out.push(pos & !(b | self.grid.down(b)));
         }
+        // Moves near the middle first: they split the position, into parts the search knows
+        // sooner (the search keeps this order among options of equal cost).
+        if out.len() - first < 2 {
+            return;
+        }
+        let cols = self.grid.cols();
+        let (r0, r1, c0, c1) = self.grid.bounds(pos);
+        let (mr, mc) = ((r0 + r1) as i64, (c0 + c1) as i64);
+        out[first..].sort_unstable_by_key(|&o| {
+            let d = pos ^ o;
+            let i = d.trailing_zeros() as usize;
+            let (r, c) = ((i / cols) as i64, (i % cols) as i64);
+            let across = d >> (i + 1) & 1 == 1;
+            let (dr, dc) = if across {
+                (2 * r, 2 * c + 1)
+            } else {
+                (2 * r + 1, 2 * c)
+            };
+            ((dr - mr).abs() + (dc - mc).abs()) * 2 + i64::from(across)
+        });
     }
 
     fn components(&self, pos: u128, out: &mut Vec<u128>) {
-        // Cells with a free neighbour; the others can never be covered.
-        self.grid.for_each_region(self.live(pos), |r| out.push(r));
+        // Cells with a free neighbour (the others can never be covered), simplified.
+        self.grid
+            .for_each_region(self.reduced(pos), |r| out.push(r));
     }
 
     fn key(&self, component: u128) -> u128 {
@@ -145,12 +167,46 @@ impl Board for Cram {
 }
 
 impl Cram {
-    /// The free cells of `pos` that have a free neighbour.
-    #[inline]
-    fn live(&self, pos: u128) -> u128 {
-        let h = self.grid.horizontal_pairs(pos);
-        let v = self.grid.vertical_pairs(pos);
-        h | h << 1 | v | self.grid.down(v)
+    /// `pos` less cells that do not change its value, as long as some go: dead cells (no free
+    /// neighbour), all but one of the tufts of a cell, and bridges.
+    ///
+    /// A tuft is a free cell with one free neighbour, its star. Two tufts of one star are the
+    /// same: covering the star with either kills the other, and nothing else covers them; so
+    /// one is enough. A bridge is a cell, neither tuft nor star, whose free neighbours are all
+    /// stars: `pos` and `pos` less the bridge b have the same value, since in their sum the
+    /// second player answers a move on b and a star s in one by the move on s and its tuft in
+    /// the other (the two positions are then the same), and any other move by the same move in
+    /// the other; a star keeps its tuft until it is covered, so the answer is always there.
+    fn reduced(&self, pos: u128) -> u128 {
+        let g = &self.grid;
+        let mut p = pos;
+        loop {
+            let h = g.horizontal_pairs(p);
+            let v = g.vertical_pairs(p);
+            // Free cells with a free neighbour right, left, below, above.
+            let (r, l, d, u) = (h, h << 1, v, g.down(v));
+            let any = r | l | d | u;
+            let two = (r & l) | ((r | l) & (d | u)) | (d & u);
+            let tufts = any & !two;
+            // Each star keeps its first tuft, in the order below, right, above, left.
+            let mut stars = g.down(tufts & d);
+            let mut q = any;
+            let right = (tufts & r) << 1;
+            q &= !((right & stars) >> 1);
+            stars |= right;
+            let above = g.up(tufts & u);
+            q &= !g.down(above & stars);
+            stars |= above;
+            let left = (tufts & l) >> 1;
+            q &= !((left & stars) << 1);
+            stars |= left;
+            let rest = any & !(tufts | stars);
+            q &= !(rest & !g.adjacent(rest));
+            if q == p {
+                return p;
+            }
+            p = q;
+        }
     }
 }
 
@@ -239,6 +295,36 @@ mod tests {
                 assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), want[n]);
             }
         }
+    }
+
+    /// Dropping extra tufts and bridges keeps the value (plain mex on both, no search), and
+    /// does drop cells: a row of three is a domino, a plus sign of five is a domino.
+    #[test]
+    fn cram_reduction_keeps_the_value() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (rows, cols) = (4, 5);
+        let cram = Cram::new(rows, cols).unwrap();
+        let mut dropped = 0;
+        for _ in 0..300 {
+            let mut pos = 0u128;
+            for i in 0..rows * cols {
+                if rng.below(3) != 0 {
+                    pos |= 1 << i;
+                }
+            }
+            let r = cram.reduced(pos);
+            assert_eq!(r & !pos, 0);
+            dropped += u32::from(r != pos);
+            let a = brute::values(pos, |p| plain_options(rows, cols, p))[&pos];
+            let b = brute::values(r, |p| plain_options(rows, cols, p))[&r];
+            assert_eq!(a, b, "{pos:#x} reduced to {r:#x}");
+        }
+        assert!(dropped > 100);
+        let g = cram.grid();
+        let row = g.cell(0, 0) | g.cell(0, 1) | g.cell(0, 2);
+        assert_eq!(cram.reduced(row).count_ones(), 2);
+        let plus = g.cell(1, 1) | g.cell(0, 1) | g.cell(2, 1) | g.cell(1, 0) | g.cell(1, 2);
+        assert_eq!(cram.reduced(plus).count_ones(), 2);
     }
 
     #[test]

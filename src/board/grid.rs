@@ -119,7 +119,14 @@ impl Grid {
     /// The cells next to a cell of `m` (up, down, left, right), `m` itself included.
     #[inline]
     pub fn grow(&self, m: u128) -> u128 {
-        (m | ((m << 1) & self.not_first_col)
+        (m | self.adjacent(m)) & self.full
+    }
+
+    /// The cells next to a cell of `m` (up, down, left, right); a cell of `m` only when it is
+    /// next to another.
+    #[inline]
+    pub fn adjacent(&self, m: u128) -> u128 {
+        (((m << 1) & self.not_first_col)
             | ((m >> 1) & self.not_last_col)
             | self.down(m)
             | self.up(m))
@@ -147,6 +154,23 @@ impl Grid {
             f(region);
             rest &= !region;
         }
+    }
+
+    /// The rows and columns a non-empty set of cells spans: `(first row, last row, first
+    /// column, last column)`.
+    pub fn bounds(&self, m: u128) -> (usize, usize, usize, usize) {
+        debug_assert!(m != 0);
+        let cols = self.cols;
+        let r0 = m.trailing_zeros() as usize / cols;
+        let r1 = (127 - m.leading_zeros() as usize) / cols;
+        let row_mask = low_bits(cols);
+        let mut col_union = 0u128;
+        for r in r0..=r1 {
+            col_union |= (m >> (r * cols)) & row_mask;
+        }
+        let c0 = col_union.trailing_zeros() as usize;
+        let c1 = 127 - col_union.leading_zeros() as usize;
+        (r0, r1, c0, c1)
     }
 
     /// The key of a set of cells under translation and the 8 symmetries of the square: equal for
