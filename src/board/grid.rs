@@ -146,6 +146,34 @@ impl Grid {
         }
     }
 
+    /// The region of `within` that holds `seed` when the horizontal links from the cells of
+    /// `cut` to their right neighbours do not count.
+    #[inline]
+    pub fn region_cut(&self, seed: u128, within: u128, cut: u128) -> u128 {
+        let right = self.not_last_col & !cut;
+        let mut region = seed;
+        loop {
+            let next = (region
+                | ((region & right) << 1)
+                | ((region >> 1) & right)
+                | self.down(region)
+                | self.up(region))
+                & within;
+            if next == region {
+                return region;
+            }
+            region = next;
+        }
+    }
+
+    /// Cells of `m` whose neighbours to the left, right, above and below are in `m`.
+    #[inline]
+    pub fn neighbour_sides(&self, m: u128) -> (u128, u128, u128, u128) {
+        let h = self.horizontal_pairs(m);
+        let v = self.vertical_pairs(m);
+        (h << 1, h, self.down(v), v)
+    }
+
     /// Calls `f` with each connected region of `m`, lowest cell first.
     pub fn for_each_region(&self, m: u128, mut f: impl FnMut(u128)) {
         let mut rest = m;
