@@ -19,7 +19,7 @@
 //! assert_eq!(search.value(ring, &NoControl).unwrap(), 0);
 //! ```
 
-use super::grid::Grid;
+use super::grid::{Grid, MAX_CELLS};
 use super::Board;
 use crate::error::{Error, Result};
 
@@ -27,6 +27,8 @@ use crate::error::{Error, Result};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cram {
     grid: Grid,
+    /// Each cell's row and column, doubled (so that a domino's middle is whole).
+    twice: Box<[(u8, u8)]>,
 }
 
 impl Cram {
@@ -78,9 +80,11 @@ impl Cram {
     /// # Errors
     /// [`Error::Invalid`] when a side is 0 or the board has more than 128 cells.
     pub fn new(rows: usize, cols: usize) -> Result<Cram> {
-        Ok(Cram {
-            grid: Grid::new(rows, cols)?,
-        })
+        let grid = Grid::new(rows, cols)?;
+        let twice = (0..rows * cols)
+            .map(|i| (2 * (i / cols) as u8, 2 * (i % cols) as u8))
+            .collect();
+        Ok(Cram { grid, twice })
     }
 
     /// The board's grid (cell bits, regions, symmetries).
@@ -177,25 +181,35 @@ impl Board for Cram {
             out.push(pos & !(b | self.grid.down(b)));
         }
         // Moves near the middle first: they split the position, into parts the search knows
-        // sooner (the search keeps this order among options of equal cost).
-        if out.len() - first < 2 {
+        // sooner (the search keeps this order among options of equal cost). A counting sort
+        // on the distance from the middle (in half cells, capped), stable.
+        let n = out.len() - first;
+        if n < 2 {
             return;
         }
-        let cols = self.grid.cols();
         let (r0, r1, c0, c1) = self.grid.bounds(pos);
-        let (mr, mc) = ((r0 + r1) as i64, (c0 + c1) as i64);
-        out[first..].sort_unstable_by_key(|&o| {
+        let (mr, mc) = ((r0 + r1) as i32, (c0 + c1) as i32);
+        let mut keys = [0u8; 2 * MAX_CELLS];
+        let mut count = [0u16; 65];
+        for (k, &o) in keys.iter_mut().zip(&out[first..]) {
             let d = pos ^ o;
             let i = d.trailing_zeros() as usize;
-            let (r, c) = ((i / cols) as i64, (i % cols) as i64);
-            let across = d >> (i + 1) & 1 == 1;
-            let (dr, dc) = if across {
-                (2 * r, 2 * c + 1)
-            } else {
-                (2 * r + 1, 2 * c)
-            };
-            ((dr - mr).abs() + (dc - mc).abs()) * 2 + i64::from(across)
-        });
+            let across = (d >> (i + 1) & 1) as i32;
+            let (r, c) = self.twice[i];
+            let dist = (r as i32 + 1 - across - mr).abs() + (c as i32 + across - mc).abs();
+            *k = (dist * 2 + across).min(63) as u8;
+            count[*k as usize + 1] += 1;
+        }
+        for j in 1..65 {
+            count[j] += count[j - 1];
+        }
+        out.extend_from_within(first..first + n);
+        for (j, &k) in keys[..n].iter().enumerate() {
+            let at = &mut count[k as usize];
+            out[first + *at as usize] = out[first + n + j];
+            *at += 1;
+        }
+        out.truncate(first + n);
     }
 
     fn components(&self, pos: u128, out: &mut Vec<u128>) {
