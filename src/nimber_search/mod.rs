@@ -5,10 +5,12 @@
 //! A position is a sum of components, and its value the XOR of theirs. The search asks one
 //! question of a component `C`: "is G(C) in the set S?" (Beling and Rogalski's pruning, 2020),
 //! answered with G(C) when it is:
-//! - the options of `C` matter only through their values up to the largest candidate left in
-//!   S (the others cannot be the mex nor hide it), and not through the values already seen: each
-//!   option is asked only for those, and the search stops as soon as every candidate is the
-//!   value of some option (then G(C) is in none of them);
+//! - G(C) is one of 0..=n for n options, and each option settled rules one value out: its own,
+//!   or, when its value is not among those left, the largest left (the options still to come
+//!   are then too few to cover the values below it). So each option is asked only for the
+//!   values left up to the largest candidate, less the largest left, and the search stops as
+//!   soon as no candidate is left;
+//! - two equal parts of an option cancel;
 //! - an option is a sum: its smaller components get their exact values (smallest first, each
 //!   cached), and the question goes on about its largest component alone, with the set moved
 //!   by the XOR of the others (`{v ^ x : v in S}`);
@@ -20,7 +22,8 @@
 //! table for components of a few cells and a large one), keyed by the components' canonical
 //! keys: exact values, and the values a component is known not to have. An option whose parts
 //! the tables all know costs no search (its parts' keys are all computed, then looked up in one
-//! pass); the others are searched smallest largest part first. A caller may give known values
+//! pass); the others are searched easiest first (least sum of squared part sizes; among equal
+//! ones, in the board's order of options). A caller may give known values
 //! through [`Search::with_known`] (Cram's mirror strategy, for instance). The search polls its
 //! [`Control`] every few thousand nodes (at most every
 //! [`POLL_INTERVAL`](crate::engine::POLL_INTERVAL)), with the nodes searched so far.
