@@ -70,7 +70,8 @@ impl Cram {
         let br = p & l & u & !r & !d;
         let tr = p & l & d & !r & !u;
         let bl = p & r & u & !l & !d;
-        let first = tl & (br >> (cols + 1));
+        // (No shift past the word: a board of one row has no such block.)
+        let first = tl & br.checked_shr(cols + 1).unwrap_or(0);
         let second = bl & (tr << (cols - 1)) & g.full();
         first | g.down(first) | second | g.up(second)
     }

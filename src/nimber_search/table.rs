@@ -259,7 +259,7 @@ mod tests {
         let n = 100_000u128;
         for k in 0..n {
             t.store_exact(
-                k * 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835,
+                k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835),
                 (k % 7) as u32,
                 9,
             );
@@ -268,14 +268,15 @@ mod tests {
         assert!(t.bytes() <= 96 << 16);
         let kept = (0..n)
             .filter(|&k| {
-                t.exact(k * 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) == Some((k % 7) as u32)
+                t.exact(k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835))
+                    == Some((k % 7) as u32)
             })
             .count() as u64;
         assert_eq!(kept, t.entries());
         assert!(kept > 90_000, "{kept}");
         // Growing loses nothing: every key there just before the first growth is there after.
         let mut t = Table::with_budget(96 << 16).unwrap();
-        let key = |k: u128| k * 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
+        let key = |k: u128| k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
         let mut before = Vec::new();
         for k in 0..4096u128 {
             t.store_exact(key(k), 1, 9);
