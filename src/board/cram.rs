@@ -168,7 +168,6 @@ impl Cram {
 
 impl Board for Cram {
     fn options(&self, pos: u128, out: &mut Vec<u128>) {
-        let first = out.len();
         let mut h = self.grid.horizontal_pairs(pos);
         while h != 0 {
             let b = h & h.wrapping_neg();
@@ -181,6 +180,11 @@ impl Board for Cram {
             v ^= b;
             out.push(pos & !(b | self.grid.down(b)));
         }
+    }
+
+    fn ordered_options(&self, pos: u128, out: &mut Vec<u128>) {
+        let first = out.len();
+        self.options(pos, out);
         // Moves near the middle first: they split the position, into parts the search knows
         // sooner (the search keeps this order among options of equal cost). A counting sort
         // on the distance from the middle (in half cells, capped), stable.
@@ -293,6 +297,19 @@ mod tests {
         out
     }
 
+    /// [`plain_options`] in [`Cram::options`]'s order: the horizontal moves, then the vertical
+    /// ones, each by their first cell.
+    fn plain_options_by_kind(rows: usize, cols: usize, pos: u128) -> Vec<u128> {
+        let all = plain_options(rows, cols, pos);
+        let across = |o: &u128| {
+            let d = pos ^ o;
+            d >> (d.trailing_zeros() + 1) & 1 == 1
+        };
+        let (mut h, v): (Vec<u128>, Vec<u128>) = all.into_iter().partition(across);
+        h.extend(v);
+        h
+    }
+
     /// Every board up to 4 x 5 (and 5 x 4): the search's value of every position reachable from
     /// the empty board equals the plain memoised mex over whole boards.
     #[test]
@@ -368,6 +385,14 @@ mod tests {
                     pos |= 1 << i;
                 }
             }
+            // The search's order holds the same options; the public order is the plain one.
+            let (mut plain, mut ordered) = (Vec::new(), Vec::new());
+            cram.options(pos, &mut plain);
+            cram.ordered_options(pos, &mut ordered);
+            assert_eq!(plain, plain_options_by_kind(rows, cols, pos));
+            ordered.sort_unstable();
+            plain.sort_unstable();
+            assert_eq!(ordered, plain);
             let r = cram.reduced(pos);
             assert_eq!(r & !pos, 0);
             dropped += u32::from(r != pos);

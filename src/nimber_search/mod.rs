@@ -362,7 +362,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         poll: &mut Poller,
     ) -> Result<Settled> {
         let board = self.board;
-        board.options(c, &mut nb.opts);
+        board.ordered_options(c, &mut nb.opts);
         let n = nb.opts.len();
         let set = set & low_bits(n + 1);
         if set == 0 {
