@@ -19,7 +19,7 @@
 //! assert_eq!(search.value(ring, &NoControl).unwrap(), 0);
 //! ```
 
-use super::grid::Grid;
+use super::grid::{Grid, MAX_CELLS};
 use super::Board;
 use crate::error::{Error, Result};
 
@@ -27,17 +27,65 @@ use crate::error::{Error, Result};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cram {
     grid: Grid,
+    /// Each cell's row and column, doubled (so that a domino's middle is whole).
+    twice: Box<[(u8, u8)]>,
 }
 
 impl Cram {
+    /// The regions of a reduced position `p`, where a horizontal domino that only repeats a
+    /// vertical one does not link its two cells ([`Cram::cut`]); a region so split off is
+    /// reduced and split again.
+    fn split(&self, p: u128, out: &mut Vec<u128>) {
+        let cut = self.cut(p);
+        let mut rest = p;
+        while rest != 0 {
+            let region = self.grid.region_cut(rest & rest.wrapping_neg(), rest, cut);
+            rest &= !region;
+            if cut != 0 && region != p {
+                let r = self.reduced(region);
+                if r != region {
+                    self.split(r, out);
+                    continue;
+                }
+            }
+            if region.count_ones() > 1 {
+                out.push(region);
+            }
+        }
+    }
+
+    /// The left cells of horizontal dominoes that are the same move as a vertical one, in a
+    /// 2 x 2 block of free cells `u a / i w` whose corners `u` and `w` have no other free
+    /// neighbour (or the mirror image: `a` and `i`): placing `u a` leaves `w` a tuft of `i`,
+    /// as placing `a w` leaves `u` a tuft of `i`: the same game. The block's two columns are
+    /// then independent: every move inside either keeps that true (or turns the corners into
+    /// extra tufts of one star), and a move across repeats one inside.
+    fn cut(&self, p: u128) -> u128 {
+        let g = &self.grid;
+        let cols = g.cols() as u32;
+        let (l, r, u, d) = g.neighbour_sides(p);
+        // Free cells whose only free neighbours are right and below (a top left corner), left
+        // and above (bottom right), left and below (top right), right and above (bottom left).
+        let tl = p & r & d & !l & !u;
+        let br = p & l & u & !r & !d;
+        let tr = p & l & d & !r & !u;
+        let bl = p & r & u & !l & !d;
+        // (No shift past the word: a board of one row has no such block.)
+        let first = tl & br.checked_shr(cols + 1).unwrap_or(0);
+        let second = bl & (tr << (cols - 1)) & g.full();
+        first | g.down(first) | second | g.up(second)
+    }
+
     /// Cram on a `rows x cols` board.
     ///
     /// # Errors
     /// [`Error::Invalid`] when a side is 0 or the board has more than 128 cells.
     pub fn new(rows: usize, cols: usize) -> Result<Cram> {
-        Ok(Cram {
-            grid: Grid::new(rows, cols)?,
-        })
+        let grid = Grid::new(rows, cols)?;
+        let twice = (0..rows * cols)
+            .map(|i| (2 * (i / cols) as u8, 2 * (i % cols) as u8))
+            .collect();
+        Ok(Cram { grid, twice })
     }
 
     /// The board's grid (cell bits, regions, symmetries).
@@ -134,9 +182,44 @@ impl Board for Cram {
         }
     }
 
+    fn ordered_options(&self, pos: u128, out: &mut Vec<u128>) {
+        let first = out.len();
+        self.options(pos, out);
+        // Moves near the middle first: they split the position, into parts the search knows
+        // sooner (the search keeps this order among options of equal cost). A counting sort
+        // on the distance from the middle (in half cells, capped), stable.
+        let n = out.len() - first;
+        if n < 2 {
+            return;
+        }
+        let (r0, r1, c0, c1) = self.grid.bounds(pos);
+        let (mr, mc) = ((r0 + r1) as i32, (c0 + c1) as i32);
+        let mut keys = [0u8; 2 * MAX_CELLS];
+        let mut count = [0u16; 65];
+        for (k, &o) in keys.iter_mut().zip(&out[first..]) {
+            let d = pos ^ o;
+            let i = d.trailing_zeros() as usize;
+            let across = (d >> (i + 1) & 1) as i32;
+            let (r, c) = self.twice[i];
+            let dist = (r as i32 + 1 - across - mr).abs() + (c as i32 + across - mc).abs();
+            *k = (dist * 2 + across).min(63) as u8;
+            count[*k as usize + 1] += 1;
+        }
+        for j in 1..65 {
+            count[j] += count[j - 1];
+        }
+        out.extend_from_within(first..first + n);
+        for (j, &k) in keys[..n].iter().enumerate() {
+            let at = &mut count[k as usize];
+            out[first + *at as usize] = out[first + n + j];
+            *at += 1;
+        }
+        out.truncate(first + n);
+    }
+
     fn components(&self, pos: u128, out: &mut Vec<u128>) {
-        // Cells with a free neighbour; the others can never be covered.
-        self.grid.for_each_region(self.live(pos), |r| out.push(r));
+        // Cells with a free neighbour (the others can never be covered), simplified.
+        self.split(self.reduced(pos), out);
     }
 
     fn key(&self, component: u128) -> u128 {
@@ -145,12 +228,44 @@ impl Board for Cram {
 }
 
 impl Cram {
-    /// The free cells of `pos` that have a free neighbour.
-    #[inline]
-    fn live(&self, pos: u128) -> u128 {
-        let h = self.grid.horizontal_pairs(pos);
-        let v = self.grid.vertical_pairs(pos);
-        h | h << 1 | v | self.grid.down(v)
+    /// `pos` less cells that do not change its value, as long as some go: dead cells (no free
+    /// neighbour), all but one of the tufts of a cell, and bridges.
+    ///
+    /// A tuft is a free cell with one free neighbour, its star. Two tufts of one star are the
+    /// same: covering the star with either kills the other, and nothing else covers them; so
+    /// one is enough. A bridge is a cell, neither tuft nor star, whose free neighbours are all
+    /// stars: `pos` and `pos` less the bridge b have the same value, since in their sum the
+    /// second player answers a move on b and a star s in one by the move on s and its tuft in
+    /// the other (the two positions are then the same), and any other move by the same move in
+    /// the other; a star keeps its tuft until it is covered, so the answer is always there.
+    fn reduced(&self, pos: u128) -> u128 {
+        let g = &self.grid;
+        let mut p = pos;
+        loop {
+            // Free cells with a free neighbour left, right, above, below.
+            let (l, r, u, d) = g.neighbour_sides(p);
+            let any = r | l | d | u;
+            let two = (r & l) | ((r | l) & (d | u)) | (d & u);
+            let tufts = any & !two;
+            // Each star keeps its first tuft, in the order below, right, above, left.
+            let mut stars = g.down(tufts & d);
+            let mut q = any;
+            let right = (tufts & r) << 1;
+            q &= !((right & stars) >> 1);
+            stars |= right;
+            let above = g.up(tufts & u);
+            q &= !g.down(above & stars);
+            stars |= above;
+            let left = (tufts & l) >> 1;
+            q &= !((left & stars) << 1);
+            stars |= left;
+            let rest = any & !(tufts | stars);
+            q &= !(rest & !g.adjacent(rest));
+            if q == p {
+                return p;
+            }
+            p = q;
+        }
     }
 }
 
@@ -180,6 +295,19 @@ mod tests {
             }
         }
         out
+    }
+
+    /// [`plain_options`] in [`Cram::options`]'s order: the horizontal moves, then the vertical
+    /// ones, each by their first cell.
+    fn plain_options_by_kind(rows: usize, cols: usize, pos: u128) -> Vec<u128> {
+        let all = plain_options(rows, cols, pos);
+        let across = |o: &u128| {
+            let d = pos ^ o;
+            d >> (d.trailing_zeros() + 1) & 1 == 1
+        };
+        let (mut h, v): (Vec<u128>, Vec<u128>) = all.into_iter().partition(across);
+        h.extend(v);
+        h
     }
 
     /// Every board up to 4 x 5 (and 5 x 4): the search's value of every position reachable from
@@ -239,6 +367,66 @@ mod tests {
                 assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), want[n]);
             }
         }
+    }
+
+    /// Dropping extra tufts and bridges keeps the value (plain mex on both, no search), and
+    /// does drop cells: a row of three is a domino, a plus sign of five is a domino; cutting
+    /// at repeated moves keeps it too.
+    #[test]
+    fn cram_reduction_keeps_the_value() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (rows, cols) = (4, 5);
+        let cram = Cram::new(rows, cols).unwrap();
+        let mut dropped = 0;
+        for _ in 0..120 {
+            let mut pos = 0u128;
+            for i in 0..rows * cols {
+                if rng.below(3) != 0 {
+                    pos |= 1 << i;
+                }
+            }
+            // The search's order holds the same options; the public order is the plain one.
+            let (mut plain, mut ordered) = (Vec::new(), Vec::new());
+            cram.options(pos, &mut plain);
+            cram.ordered_options(pos, &mut ordered);
+            assert_eq!(plain, plain_options_by_kind(rows, cols, pos));
+            ordered.sort_unstable();
+            plain.sort_unstable();
+            assert_eq!(ordered, plain);
+            let r = cram.reduced(pos);
+            assert_eq!(r & !pos, 0);
+            dropped += u32::from(r != pos);
+            let a = brute::values(pos, |p| plain_options(rows, cols, p))[&pos];
+            let b = brute::values(r, |p| plain_options(rows, cols, p))[&r];
+            assert_eq!(a, b, "{pos:#x} reduced to {r:#x}");
+        }
+        assert!(dropped > 40);
+        // The components (reduced, split at repeated moves) add up to the whole.
+        let mut split = 0;
+        for _ in 0..120 {
+            let mut pos = 0u128;
+            for i in 0..rows * cols {
+                if rng.below(3) != 0 {
+                    pos |= 1 << i;
+                }
+            }
+            let mut parts = Vec::new();
+            cram.components(pos, &mut parts);
+            let mut regions = 0;
+            cram.grid().for_each_region(pos, |_| regions += 1);
+            split += usize::from(parts.len() > regions);
+            let sum = parts.iter().fold(0, |x, &c| {
+                x ^ brute::values(c, |p| plain_options(rows, cols, p))[&c]
+            });
+            let whole = brute::values(pos, |p| plain_options(rows, cols, p))[&pos];
+            assert_eq!(sum, whole, "{pos:#x} split into {parts:x?}");
+        }
+        assert!(split > 5, "{split}");
+        let g = cram.grid();
+        let row = g.cell(0, 0) | g.cell(0, 1) | g.cell(0, 2);
+        assert_eq!(cram.reduced(row).count_ones(), 2);
+        let plus = g.cell(1, 1) | g.cell(0, 1) | g.cell(2, 1) | g.cell(1, 0) | g.cell(1, 2);
+        assert_eq!(cram.reduced(plus).count_ones(), 2);
     }
 
     #[test]

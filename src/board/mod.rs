@@ -49,6 +49,12 @@ pub trait Board: Sync {
     /// The options of `pos`, pushed onto `out` (left as it was when `pos` has none).
     fn options(&self, pos: u128, out: &mut Vec<u128>);
 
+    /// The options of `pos` in the order the search tries them (those likely to settle a
+    /// question soonest first), pushed onto `out`: by default [`Board::options`]'s order.
+    fn ordered_options(&self, pos: u128, out: &mut Vec<u128>) {
+        self.options(pos, out);
+    }
+
     /// The independent components of `pos`, pushed onto `out`.
     fn components(&self, pos: u128, out: &mut Vec<u128>);
 

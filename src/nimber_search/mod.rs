@@ -5,10 +5,12 @@
 //! A position is a sum of components, and its value the XOR of theirs. The search asks one
 //! question of a component `C`: "is G(C) in the set S?" (Beling and Rogalski's pruning, 2020),
 //! answered with G(C) when it is:
-//! - the options of `C` matter only through their values up to the largest candidate left in
-//!   S (the others cannot be the mex nor hide it), and not through the values already seen: each
-//!   option is asked only for those, and the search stops as soon as every candidate is the
-//!   value of some option (then G(C) is in none of them);
+//! - G(C) is one of 0..=n for n options, and each option settled rules one value out: its own,
+//!   or, when its value is not among those left, the largest left (the options still to come
+//!   are then too few to cover the values below it). So each option is asked only for the
+//!   values left up to the largest candidate, less the largest left, and the search stops as
+//!   soon as no candidate is left;
+//! - two equal parts of an option cancel;
 //! - an option is a sum: its smaller components get their exact values (smallest first, each
 //!   cached), and the question goes on about its largest component alone, with the set moved
 //!   by the XOR of the others (`{v ^ x : v in S}`);
@@ -20,7 +22,8 @@
 //! table for components of a few cells and a large one), keyed by the components' canonical
 //! keys: exact values, and the values a component is known not to have. An option whose parts
 //! the tables all know costs no search (its parts' keys are all computed, then looked up in one
-//! pass); the others are searched smallest largest part first. A caller may give known values
+//! pass); the others are searched easiest first (least sum of squared part sizes; among equal
+//! ones, in the board's order of options). A caller may give known values
 //! through [`Search::with_known`] (Cram's mirror strategy, for instance). The search polls its
 //! [`Control`] every few thousand nodes (at most every
 //! [`POLL_INTERVAL`](crate::engine::POLL_INTERVAL)), with the nodes searched so far.
@@ -79,8 +82,8 @@ struct Pending {
     parts: std::ops::Range<usize>,
     /// XOR of the known parts' values.
     known: u32,
-    /// Size of its largest unknown part (the order of the search).
-    size: u32,
+    /// The sum of its unknown parts' squared sizes (the order of the search: easiest first).
+    cost: u32,
 }
 
 /// A node's buffers, kept in a pool so that the search allocates only while it goes deeper
@@ -217,7 +220,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         self.sort_parts(&mut nb.parts);
         let r = self.sum_in_set(&nb.parts, 1, &mut poll);
         self.pool.push(nb);
-        Ok(r?.is_some())
+        Ok(r? == Some(0))
     }
 
     /// The options of `pos` that are P-positions: the winning moves, in the order of
@@ -263,12 +266,12 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         parts.sort_unstable_by_key(|&c| board.size(c));
     }
 
-    /// For a sum of components `parts` (sorted by size): `Some(G)` when its value G is in the
-    /// set `set` (bit `v` for value `v`), else `None`. The smaller parts by their exact values,
-    /// the largest by the search.
+    /// For a sum of components `parts` (sorted by size): `Some(G)`, its value, when the search
+    /// settled it (always when G is in `set`, bit `v` for value `v`), else `None` (G is not in
+    /// `set`). The smaller parts by their exact values, the largest by the search.
     fn sum_in_set(&mut self, parts: &[u128], set: u128, poll: &mut Poller) -> Result<Option<u32>> {
         let Some((&last, rest)) = parts.split_last() else {
-            return Ok((set & 1 == 1).then_some(0));
+            return Ok(Some(0));
         };
         let mut x = 0;
         for &c in rest {
@@ -299,31 +302,23 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     }
 
     /// G(c), for a component `c` with key `key`: iterative deepening, "is G(c) = k?" for
-    /// k = 0, 1, ... (each question that fails because G(c) < k settles G(c) on the way).
+    /// k = 0, 1, ... (each question that fails because G(c) < k settles G(c) on the way; asking
+    /// for every value at once would take every option's exact value).
     fn exact(&mut self, c: u128, key: u128, poll: &mut Poller) -> Result<u32> {
         for k in 0..128 {
-            if let (Some(v), _) = self.lookup(c, key) {
-                return Ok(v);
-            }
             if let Some(v) = self.in_set(c, key, 1 << k, poll)? {
                 return Ok(v);
             }
         }
-        Err(Error::Invalid(
-            "a component has a value over 127, past what the nimber search handles".into(),
-        ))
+        Err(too_large())
     }
 
-    /// For a component `c` with key `key`: `Some(G(c))` when G(c) is in `set`, else `None`.
-    ///
-    /// Only option values up to the largest candidate left matter (and not those already
-    /// seen): each option is asked for those alone, and the search stops when every candidate
-    /// is an option's value. Otherwise G(c) is the mex of the values seen, which is exact
-    /// (every value up to the largest candidate was asked for).
+    /// For a component `c` with key `key`: `Some(G(c))` when the search settled G(c) (always
+    /// when it is in `set`), `None` when G(c) is not in `set`.
     fn in_set(&mut self, c: u128, key: u128, set: u128, poll: &mut Poller) -> Result<Option<u32>> {
         let (exact, not) = self.lookup(c, key);
         if let Some(v) = exact {
-            return Ok((v < 128 && set >> v & 1 == 1).then_some(v));
+            return Ok(Some(v));
         }
         let set = set & !u128::from(not);
         if set == 0 {
@@ -336,36 +331,51 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let mut nb = self.take();
         let r = self.search_options(c, set, &mut nb, poll);
         self.pool.push(nb);
-        let seen = r?;
         let size = self.board.size(c);
-        if set & !seen == 0 {
-            self.table_for(size).store_not(key, set as u32, size);
-            return Ok(None);
+        match r? {
+            Settled::Exact(g) => {
+                self.table_for(size).store_exact(key, g, size);
+                Ok(Some(g))
+            }
+            Settled::Within(excluded) => {
+                self.table_for(size).store_not(key, excluded as u32, size);
+                Ok(None)
+            }
         }
-        let g = (!seen).trailing_zeros();
-        self.table_for(size).store_exact(key, g, size);
-        Ok((set >> g & 1 == 1).then_some(g))
     }
 
-    /// The values (as bits) of `c`'s options found while asking for the candidates in `set`:
-    /// all of them up to the largest candidate not found, unless every candidate was found.
+    /// Beling and Rogalski's search of `c`'s options for the candidates `set`.
+    ///
+    /// `p` holds the values G(c) may still have: at first 0..=n for n options (the mex of n
+    /// values is at most n), and each option settled takes one value out of it: its own value
+    /// when that is in `p`, else the largest of `p` (if G(c) were that largest, the options
+    /// left, one fewer than the values below it in `p`, could not cover those). Values past
+    /// the largest candidate only count (they go first). So an option is asked only whether
+    /// its value is one of `p`'s, but the largest; none needs asking when that is empty. G(c)
+    /// is exact once every option is settled, and the search stops when `p` holds no
+    /// candidate.
     fn search_options(
         &mut self,
         c: u128,
         set: u128,
         nb: &mut Node,
         poll: &mut Poller,
-    ) -> Result<u128> {
+    ) -> Result<Settled> {
         let board = self.board;
-        board.options(c, &mut nb.opts);
+        board.ordered_options(c, &mut nb.opts);
+        let n = nb.opts.len();
+        let set = set & low_bits(n + 1);
+        if set == 0 {
+            // G is at most n.
+            return Ok(Settled::Within(!low_bits(n + 1)));
+        }
+        let mut p = Values::new(n, set);
         // A few options at a time: their parts and keys, then the table's answers in one tight
-        // loop (independent loads, so the cache misses overlap); stop when the table alone
-        // shows every candidate to be an option's value.
-        let mut seen = 0u128;
+        // loop (independent loads, so the cache misses overlap).
         let mut start = 0;
         let mut next = 0;
-        while next < nb.opts.len() {
-            let end_opt = (next + PROBE_CHUNK).min(nb.opts.len());
+        while next < n {
+            let end_opt = (next + PROBE_CHUNK).min(n);
             let first = nb.parts.len();
             for &o in &nb.opts[next..end_opt] {
                 board.components(o, &mut nb.parts);
@@ -378,6 +388,13 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                 let mut known = 0;
                 let mut unknown = start;
                 for j in start..end {
+                    // Two equal parts add up to 0: both go.
+                    if let Some(d) = (start..unknown).find(|&d| nb.keys[d] == nb.keys[j]) {
+                        unknown -= 1;
+                        nb.parts.swap(d, unknown);
+                        nb.keys.swap(d, unknown);
+                        continue;
+                    }
                     match self.lookup(nb.parts[j], nb.keys[j]).0 {
                         Some(v) => known ^= v,
                         None => {
@@ -388,43 +405,142 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                     }
                 }
                 if unknown == start {
-                    if known < 128 {
-                        seen |= 1 << known;
+                    p.settle(Some(known));
+                    if !p.narrow(set) {
+                        return Ok(Settled::Within(p.excluded()));
                     }
                 } else {
-                    let size = (start..unknown)
-                        .map(|j| board.size(nb.parts[j]))
-                        .max()
-                        .unwrap_or(0);
+                    let cost = (start..unknown)
+                        .map(|j| {
+                            let s = board.size(nb.parts[j]);
+                            s * s
+                        })
+                        .sum();
                     nb.pending.push(Pending {
                         parts: start..unknown,
                         known,
-                        size,
+                        cost,
                     });
                 }
                 start = end;
             }
-            if set & !seen == 0 {
-                return Ok(seen);
-            }
             next = end_opt;
         }
-        nb.pending.sort_unstable_by_key(|p| p.size);
-        for p in &nb.pending {
-            let left = set & !seen;
-            if left == 0 {
-                break;
+        // The easiest options first (the least sum of squared part sizes).
+        nb.pending.sort_by_key(|q| q.cost);
+        for q in &nb.pending {
+            let wanted = p.wanted();
+            if wanted == 0 {
+                p.settle(None);
+            } else {
+                let parts = &mut nb.parts[q.parts.clone()];
+                parts.sort_unstable_by_key(|&r| board.size(r));
+                let v = self.sum_in_set(parts, xor_set(wanted, q.known), poll)?;
+                p.settle(v.map(|v| v ^ q.known));
             }
-            // Values up to the largest candidate left, less those seen.
-            let wanted = low_bits(128 - left.leading_zeros() as usize) & !seen;
-            let parts = &mut nb.parts[p.parts.clone()];
-            parts.sort_unstable_by_key(|&q| board.size(q));
-            if let Some(v) = self.sum_in_set(parts, xor_set(wanted, p.known), poll)? {
-                seen |= 1 << (v ^ p.known);
+            if !p.narrow(set) {
+                return Ok(Settled::Within(p.excluded()));
             }
         }
-        Ok(seen)
+        match p.exact() {
+            Some(g) => Ok(Settled::Exact(g)),
+            None => Err(too_large()),
+        }
     }
+}
+
+/// What a search of a component's options settled.
+enum Settled {
+    /// Its value.
+    Exact(u32),
+    /// A set of values (as bits) that holds its value and none of the candidates.
+    Within(u128),
+}
+
+/// The values a component may still have while its options are searched (see
+/// [`Search::search_options`]), as far as the candidates go: `bits`, within `0..=bound` (the
+/// largest candidate left), and `over` more values past `bound`, which go first. If G is at
+/// most `bound`, it is one of `bits`.
+struct Values {
+    bits: u128,
+    bound: u32,
+    over: usize,
+}
+
+impl Values {
+    /// 0..=n, as far as the largest candidate of `set` (at most `n`, and not empty).
+    #[inline]
+    fn new(n: usize, set: u128) -> Values {
+        let bound = 127 - set.leading_zeros();
+        Values {
+            bits: low_bits(bound as usize + 1),
+            bound,
+            over: n - bound as usize,
+        }
+    }
+
+    /// One more option settled, of value `v` (`None`: not one of those asked for).
+    #[inline]
+    fn settle(&mut self, v: Option<u32>) {
+        match v {
+            Some(v) if v < 128 && self.bits >> v & 1 == 1 => self.bits &= !(1 << v),
+            _ if self.over > 0 => self.over -= 1,
+            _ => self.bits &= !top_bit(self.bits),
+        }
+    }
+
+    /// Narrows to the candidates of `set` left: `false` when there is none.
+    #[inline]
+    fn narrow(&mut self, set: u128) -> bool {
+        let c = self.bits & set;
+        if c == 0 {
+            return false;
+        }
+        let bound = 127 - c.leading_zeros();
+        if bound < self.bound {
+            let keep = low_bits(bound as usize + 1);
+            self.over += (self.bits & !keep).count_ones() as usize;
+            self.bits &= keep;
+            self.bound = bound;
+        }
+        true
+    }
+
+    /// The values known not to be G (when there is no candidate left).
+    #[inline]
+    fn excluded(&self) -> u128 {
+        low_bits(self.bound as usize + 1) & !self.bits
+    }
+
+    /// The values to ask the next option for: all, but the largest when none is past it.
+    #[inline]
+    fn wanted(&self) -> u128 {
+        if self.over == 0 {
+            self.bits & !top_bit(self.bits)
+        } else {
+            self.bits
+        }
+    }
+
+    /// The value, once every option is settled.
+    #[inline]
+    fn exact(&self) -> Option<u32> {
+        (self.over == 0 && self.bits.count_ones() == 1).then(|| self.bits.trailing_zeros())
+    }
+}
+
+/// The highest set bit of `m` (0 for 0).
+#[inline]
+fn top_bit(m: u128) -> u128 {
+    if m == 0 {
+        0
+    } else {
+        1 << (127 - m.leading_zeros())
+    }
+}
+
+fn too_large() -> Error {
+    Error::Invalid("a component has a value over 127, past what the nimber search handles".into())
 }
 
 /// The lowest `n` bits (`n <= 128`).

@@ -57,12 +57,30 @@ fn worth(s: &Slot) -> u64 {
     1 + 2 * ((s[2] >> 48) & 0xff) + u64::from(exact_of(s).is_some())
 }
 
+/// The bucket of `key` among `n`: the hash scaled to `0..n`.
+#[inline]
+fn bucket_of(key: u128, n: usize) -> usize {
+    let (lo, hi) = (key as u64, (key >> 64) as u64);
+    let mut h = lo ^ hi.rotate_left(29).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h = (h ^ (h >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^= h >> 29;
+    ((u128::from(h) * n as u128) >> 64) as usize
+}
+
 /// A fixed-size transposition table: `u128` keys to exact values or excluded values.
+///
+/// The whole budget is allocated at once (zeroed pages that cost nothing until touched), but
+/// only its first `used` buckets are in use, four times more each time they are half full:
+/// a small search touches few pages (a page's first touch costs more than a probe).
 #[derive(Debug)]
 pub struct Table {
     buckets: Vec<Bucket>,
+    used: usize,
     entries: u64,
 }
+
+/// Buckets in use at first.
+const FIRST_BUCKETS: usize = 1 << 10;
 
 impl Table {
     /// The most buckets that fit in `bytes` (at least one: 96 bytes).
@@ -86,6 +104,7 @@ impl Table {
         // `vec!` of zeros asks the allocator for zeroed pages: untouched ones cost nothing.
         Ok(Table {
             buckets: vec![[[0u64; 3]; WAYS]; n],
+            used: n.min(FIRST_BUCKETS),
             entries: 0,
         })
     }
@@ -107,11 +126,25 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: u128) -> usize {
-        let (lo, hi) = (key as u64, (key >> 64) as u64);
-        let mut h = lo ^ hi.rotate_left(29).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h = (h ^ (h >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        h ^= h >> 29;
-        ((u128::from(h) * self.buckets.len() as u128) >> 64) as usize
+        bucket_of(key, self.used)
+    }
+
+    /// Puts the table's buckets to use four times as many (at most all), in place: with the
+    /// bucket a multiple of the hash, old bucket `b`'s entries go to new buckets from
+    /// `b * new / old` on, never below `b`, so the old buckets are moved from the last down
+    /// (where two old buckets share a new one, the least useful entries may go).
+    fn grow(&mut self) {
+        let old = self.used;
+        let new = old.saturating_mul(4).min(self.buckets.len());
+        self.used = new;
+        for b in (0..old).rev() {
+            let slots = std::mem::replace(&mut self.buckets[b], [[0u64; 3]; WAYS]);
+            for s in slots.iter().filter(|s| used(s)) {
+                self.entries -= 1;
+                let key = u128::from(s[0]) | u128::from(s[1]) << 64;
+                self.place(bucket_of(key, new), *s);
+            }
+        }
     }
 
     #[inline]
@@ -166,12 +199,19 @@ impl Table {
     fn store(&mut self, key: u128, bits: u64, size: u32) {
         let (lo, hi) = (key as u64, (key >> 64) as u64);
         let b = self.bucket(key);
-        let slots = &mut self.buckets[b];
-        if let Some(s) = slots.iter_mut().find(|s| holds(s, lo, hi)) {
+        if let Some(s) = self.buckets[b].iter_mut().find(|s| holds(s, lo, hi)) {
             s[2] |= bits;
             return;
         }
-        let new = [lo, hi, USED | u64::from(size.min(0xff)) << 48 | bits];
+        self.place(b, [lo, hi, USED | u64::from(size.min(0xff)) << 48 | bits]);
+        if self.entries as usize * 2 > self.used * WAYS && self.used < self.buckets.len() {
+            self.grow();
+        }
+    }
+
+    /// Puts a new entry in bucket `b`, in place of the least useful one.
+    fn place(&mut self, b: usize, new: Slot) {
+        let slots = &mut self.buckets[b];
         let victim = (0..WAYS).min_by_key(|&i| worth(&slots[i])).unwrap_or(0);
         if !used(&slots[victim]) {
             self.entries += 1;
@@ -208,5 +248,47 @@ mod tests {
         t.store_exact(5, 1, 3);
         assert_eq!(t.exact(5), Some(1));
         assert!(t.known_not(5, 0) && t.known_not(5, 40) && !t.known_not(5, 1));
+    }
+
+    /// A table that grows keeps what it holds (growth never loses an entry while the buckets
+    /// are at most a quarter full), and stops at its budget.
+    #[test]
+    fn table_grows_in_place_within_its_budget() {
+        let mut t = Table::with_budget(96 << 16).unwrap();
+        assert_eq!(t.used, FIRST_BUCKETS);
+        let n = 100_000u128;
+        for k in 0..n {
+            t.store_exact(
+                k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835),
+                (k % 7) as u32,
+                9,
+            );
+        }
+        assert_eq!(t.used, 1 << 16);
+        assert!(t.bytes() <= 96 << 16);
+        let kept = (0..n)
+            .filter(|&k| {
+                t.exact(k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835))
+                    == Some((k % 7) as u32)
+            })
+            .count() as u64;
+        assert_eq!(kept, t.entries());
+        assert!(kept > 90_000, "{kept}");
+        // Growing loses nothing: every key there just before the first growth is there after.
+        let mut t = Table::with_budget(96 << 16).unwrap();
+        let key = |k: u128| k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+        let mut before = Vec::new();
+        for k in 0..4096u128 {
+            t.store_exact(key(k), 1, 9);
+            if t.used > FIRST_BUCKETS {
+                break;
+            }
+            if t.entries() as usize * 2 == FIRST_BUCKETS * WAYS {
+                before = (0..=k).filter(|&j| t.exact(key(j)).is_some()).collect();
+            }
+        }
+        assert_eq!(t.used, 4 * FIRST_BUCKETS);
+        assert!(before.len() > 2000);
+        assert!(before.iter().all(|&j| t.exact(key(j)) == Some(1)));
     }
 }

@@ -45,6 +45,8 @@ fn search_interrupt_stops_with_the_error() {
         Err(Error::Interrupted)
     );
     assert!(search.stats().nodes >= POLL_NODES);
+    let cram = Cram::new(5, 7).unwrap();
+    let mut search = Search::new(&cram, 1 << 20).unwrap();
     assert_eq!(
         search.is_zero(cram.empty(), &StopAt(0)),
         Err(Error::Interrupted)
