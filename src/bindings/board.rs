@@ -3,6 +3,7 @@
 //! polled for Ctrl-C. The search's table (a fixed memory budget) lives as long as the game, so
 //! what one call learns speeds up the next (the options of a position, then their values).
 
+use super::leaked::Leaked;
 use super::sequence::{in_callback, InCallback};
 use super::{reentrancy_error, ErrSlot, PyControl};
 use crate::board::{ArcKayles, Board, Chomp, Cram, NodeKayles, SimpleGraph};
@@ -11,41 +12,8 @@ use crate::error::{Error, Result};
 use crate::nimber_search::{Known, Search, SearchStats};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::ptr::NonNull;
 use std::sync::{Mutex, TryLockError};
 use std::time::Duration;
-
-/// A box whose contents a [`Search`] borrows for `'static`: a [`Solver`] owns it and declares
-/// it after the search, so that the search is dropped first (fields drop in declaration order).
-struct Leaked<T: ?Sized + 'static>(NonNull<T>);
-
-// SAFETY: a `Leaked<T>` is a `Box<T>` in all but name (the one owner, freed once, by its drop),
-// so it may cross and be shared between threads when a box could.
-unsafe impl<T: ?Sized + Send> Send for Leaked<T> {}
-unsafe impl<T: ?Sized + Sync> Sync for Leaked<T> {}
-
-impl<T: ?Sized + 'static> Leaked<T> {
-    fn new(b: Box<T>) -> Self {
-        Leaked(NonNull::from(Box::leak(b)))
-    }
-
-    /// The contents for `'static`.
-    ///
-    /// # Safety
-    /// The reference must not be used after `self` is dropped: it goes only to fields of the
-    /// same [`Solver`] declared before `self`.
-    unsafe fn get(&self) -> &'static T {
-        // SAFETY: the pointer came from a live box, freed only by `drop` (see above).
-        unsafe { self.0.as_ref() }
-    }
-}
-
-impl<T: ?Sized + 'static> Drop for Leaked<T> {
-    fn drop(&mut self) {
-        // SAFETY: the pointer came from `Box::leak` in `new` and is freed only here.
-        drop(unsafe { Box::from_raw(self.0.as_ptr()) });
-    }
-}
 
 /// A caller's known values, owned.
 type KnownBox = dyn Fn(u128) -> Option<u32> + Send + Sync;

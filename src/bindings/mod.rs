@@ -3,6 +3,7 @@
 
 mod board;
 mod graph;
+mod leaked;
 mod loopy;
 mod misere;
 mod position;

@@ -22,6 +22,7 @@
 //! (the table is busy) searches with a table of its own.
 
 use super::argument_error;
+use super::leaked::Leaked;
 use super::state::show;
 use super::state_store::int_state;
 use crate::board::Board;
@@ -30,7 +31,6 @@ use crate::error::Error;
 use crate::nimber_search::Search;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -275,39 +275,6 @@ impl Control for Ctl<'_> {
             self.0.fail(e);
             Error::Interrupted
         })
-    }
-}
-
-/// A box whose contents a [`Search`] borrows for `'static`: a [`Solver`] owns it and declares
-/// it after the search, so that the search is dropped first (fields drop in declaration order).
-/// (The same as `bindings/board.rs`'s, which is private there.)
-struct Leaked<T: 'static>(NonNull<T>);
-
-// SAFETY: a `Leaked<T>` is a `Box<T>` in all but name (the one owner, freed once, by its drop),
-// so it may cross and be shared between threads when a box could.
-unsafe impl<T: Send> Send for Leaked<T> {}
-unsafe impl<T: Sync> Sync for Leaked<T> {}
-
-impl<T: 'static> Leaked<T> {
-    fn new(b: Box<T>) -> Self {
-        Leaked(NonNull::from(Box::leak(b)))
-    }
-
-    /// The contents for `'static`.
-    ///
-    /// # Safety
-    /// The reference must not be used after `self` is dropped: it goes only to fields of the
-    /// same [`Solver`] declared before `self`.
-    unsafe fn get(&self) -> &'static T {
-        // SAFETY: the pointer came from a live box, freed only by `drop` (see above).
-        unsafe { self.0.as_ref() }
-    }
-}
-
-impl<T: 'static> Drop for Leaked<T> {
-    fn drop(&mut self) {
-        // SAFETY: the pointer came from `Box::leak` in `new` and is freed only here.
-        drop(unsafe { Box::from_raw(self.0.as_ptr()) });
     }
 }
 
