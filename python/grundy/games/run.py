@@ -115,13 +115,9 @@ class Run:
             return
         if self.mode is True:
             self.bar.update(len(seq), n)
-        while len(self.game._seq) < n:
-            seq = self.game._seq
-            try:
-                seq.extend(n, progress=self if (self.mode is not False or self.path) else None, threads=self.threads,
-                           from_period=from_period)
-            except _CheckpointDue:
-                self.write()
+        # The game's core is read at each try: a checkpoint resumed may have replaced it.
+        self.drive(lambda progress: self.game._seq.extend(n, progress=progress, threads=self.threads,
+                                                          from_period=from_period))
         self.bar.update(len(self.game._seq), n)
 
     def drive(self, step: Callable[[Run | None], _T]) -> _T:
