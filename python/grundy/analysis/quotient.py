@@ -15,6 +15,7 @@ pretending function is periodic, saying whether that is proven or only observed.
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Iterable
 from typing import Any
@@ -62,12 +63,26 @@ class MisereQuotient:
     def __init__(self, game: Any, core: Any) -> None:
         self.game = game
         self._core = core
-        self._table: np.ndarray = core.table()
-        self._table.flags.writeable = False
-        self._p: np.ndarray = core.p_mask()
-        self._phi: np.ndarray = core.pretending()
-        self._phi.flags.writeable = False
         self._present: tuple[list[str], dict[str, int], list[tuple[str, str]], list[str]] | None = None
+
+    # The core's arrays are copied out only when asked for: a position's misère question wraps the
+    # game's kept quotient each time, and needs none of them (the core answers it).
+    @functools.cached_property
+    def _table(self) -> np.ndarray:
+        table: np.ndarray = self._core.table()
+        table.flags.writeable = False
+        return table
+
+    @functools.cached_property
+    def _p(self) -> np.ndarray:
+        p: np.ndarray = self._core.p_mask()
+        return p
+
+    @functools.cached_property
+    def _phi(self) -> np.ndarray:
+        phi: np.ndarray = self._core.pretending()
+        phi.flags.writeable = False
+        return phi
 
     # -- structure ---------------------------------------------------------------------------------
     @property
