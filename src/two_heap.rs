@@ -21,7 +21,7 @@ use crate::engine::{Control, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::memory;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 /// Anti-diagonals shorter than this are settled on the calling thread.
@@ -178,31 +178,134 @@ impl TwoHeap {
             bits: &bits,
             grid: &grid,
         };
-        ctl.check(0, cells)?;
-        let mut last = Instant::now();
-        let mut done = 0u64;
-        for s in 0..rows + cols - 1 {
-            let lo = s.saturating_sub(cols - 1);
-            let hi = s.min(rows - 1);
-            if hi + 1 - lo < PAR_DIAGONAL {
-                let mut scratch = Vec::new();
-                for a in lo..=hi {
-                    k.settle(a, s - a, &mut scratch);
-                }
-            } else {
-                (lo..hi + 1)
-                    .into_par_iter()
-                    .with_min_len(256)
-                    .for_each_init(Vec::new, |scratch, a| k.settle(a, s - a, scratch));
-            }
-            done += (hi + 1 - lo) as u64;
-            if last.elapsed() >= POLL_INTERVAL {
-                ctl.check(done, cells)?;
-                last = Instant::now();
-            }
-        }
+        by_diagonals(rows, cols, ctl, Vec::new, |scratch, a, b| {
+            k.settle(a, b, scratch)
+        })?;
         drop(bits);
         Ok(grid.into_iter().map(AtomicU32::into_inner).collect())
+    }
+
+    /// The misère outcomes of `(a, b)` for `a < rows`, `b < cols`, row-major: true for a
+    /// P-position when the player who cannot move wins. A cell without options is N; any other
+    /// is P when none of its options is P. For unbounded moves each ray remembers whether a
+    /// P-cell lies on it, so a cell costs one look per move, as in [`TwoHeap::grid`]. Runs on the
+    /// current rayon pool; `ctl` is polled about every [`POLL_INTERVAL`].
+    ///
+    /// ```
+    /// use grundy::engine::NoControl;
+    /// use grundy::two_heap::TwoHeap;
+    /// let wythoff = TwoHeap::new(&[(1, 0), (0, 1), (1, 1)], true).unwrap();
+    /// let p = wythoff.misere_grid(3, 3, &NoControl).unwrap();
+    /// // (0, 0) has no move: the player to move has won, so (0, 1) and (1, 0) are P, and
+    /// // (2, 2) takes the place of normal play's (1, 2) and (2, 1).
+    /// assert_eq!(p, vec![false, true, false, true, false, false, false, false, true]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Memory`] when the grid would not fit; the control's error when it stops the work.
+    pub fn misere_grid(&self, rows: usize, cols: usize, ctl: &dyn Control) -> Result<Vec<bool>> {
+        let cells = (rows as u64)
+            .checked_mul(cols as u64)
+            .ok_or(Error::Memory {
+                requested: u64::MAX,
+                available: memory::available().unwrap_or(0),
+            })?;
+        if cells == 0 {
+            return Ok(Vec::new());
+        }
+        let mut ray_base = Vec::new();
+        let mut acc = 0usize;
+        if self.unbounded {
+            for &(dx, dy) in &self.moves {
+                ray_base.push(acc);
+                acc += dx as usize * cols + dy as usize * rows;
+            }
+        }
+        memory::check(cells.saturating_add(acc as u64))?;
+        let p: Vec<AtomicBool> = (0..cells).map(|_| AtomicBool::new(false)).collect();
+        let ray_p: Vec<AtomicBool> = (0..acc).map(|_| AtomicBool::new(false)).collect();
+        let settle = |_: &mut (), a: usize, b: usize| {
+            let mut has_option = false;
+            let mut p_option = false;
+            for (i, &(dx, dy)) in self.moves.iter().enumerate() {
+                let (dx, dy) = (dx as usize, dy as usize);
+                if dx > a || dy > b {
+                    continue;
+                }
+                has_option = true;
+                p_option |= if self.unbounded {
+                    ray_p[ray_base[i] + ray_of(rows, cols, a, b, dx, dy)].load(Relaxed)
+                } else {
+                    p[(a - dx) * cols + b - dy].load(Relaxed)
+                };
+            }
+            if has_option && !p_option {
+                p[a * cols + b].store(true, Relaxed);
+                if self.unbounded {
+                    for (i, &(dx, dy)) in self.moves.iter().enumerate() {
+                        let r = ray_of(rows, cols, a, b, dx as usize, dy as usize);
+                        ray_p[ray_base[i] + r].store(true, Relaxed);
+                    }
+                }
+            }
+        };
+        by_diagonals(rows, cols, ctl, || (), settle)?;
+        Ok(p.into_iter().map(AtomicBool::into_inner).collect())
+    }
+}
+
+/// Calls `settle(scratch, a, b)` for every cell of a `rows x cols` grid, one anti-diagonal
+/// `a + b = s` after another (every move lowers `a + b`, so a diagonal depends only on earlier
+/// ones); the cells of a long diagonal in parallel, each thread with its own `init()` scratch.
+/// Polls `ctl` about every [`POLL_INTERVAL`].
+fn by_diagonals<S>(
+    rows: usize,
+    cols: usize,
+    ctl: &dyn Control,
+    init: impl Fn() -> S + Sync + Send,
+    settle: impl Fn(&mut S, usize, usize) + Sync + Send,
+) -> Result<()> {
+    let cells = (rows * cols) as u64;
+    ctl.check(0, cells)?;
+    let mut last = Instant::now();
+    let mut done = 0u64;
+    for s in 0..rows + cols - 1 {
+        let lo = s.saturating_sub(cols - 1);
+        let hi = s.min(rows - 1);
+        if hi + 1 - lo < PAR_DIAGONAL {
+            let mut scratch = init();
+            for a in lo..=hi {
+                settle(&mut scratch, a, s - a);
+            }
+        } else {
+            (lo..hi + 1)
+                .into_par_iter()
+                .with_min_len(256)
+                .for_each_init(&init, |scratch, a| settle(scratch, a, s - a));
+        }
+        done += (hi + 1 - lo) as u64;
+        if last.elapsed() >= POLL_INTERVAL {
+            ctl.check(done, cells)?;
+            last = Instant::now();
+        }
+    }
+    Ok(())
+}
+
+/// The index of the ray of `(a, b)` along move `(dx, dy)`, among that move's rays in a grid of
+/// `rows x cols`: rays are named by their first cell, which has `a < dx` or `b < dy`.
+#[inline]
+fn ray_of(rows: usize, cols: usize, a: usize, b: usize, dx: usize, dy: usize) -> usize {
+    let k = match (dx, dy) {
+        (0, _) => b / dy,
+        (_, 0) => a / dx,
+        _ => (a / dx).min(b / dy),
+    };
+    let (a0, b0) = (a - k * dx, b - k * dy);
+    if a0 < dx {
+        a0 * cols + b0
+    } else {
+        dx * cols + b0 * rows + a0
     }
 }
 
@@ -219,21 +322,10 @@ struct Cells<'a> {
 }
 
 impl Cells<'_> {
-    /// The index of the ray of `(a, b)` along move `(dx, dy)`, among that move's rays: rays are
-    /// named by their first cell, which has `a < dx` or `b < dy`.
+    /// The index of the ray of `(a, b)` along move `(dx, dy)` (see [`ray_of`]).
     #[inline]
     fn ray(&self, a: usize, b: usize, dx: usize, dy: usize) -> usize {
-        let k = match (dx, dy) {
-            (0, _) => b / dy,
-            (_, 0) => a / dx,
-            _ => (a / dx).min(b / dy),
-        };
-        let (a0, b0) = (a - k * dx, b - k * dy);
-        if a0 < dx {
-            a0 * self.cols + b0
-        } else {
-            dx * self.cols + b0 * self.rows + a0
-        }
+        ray_of(self.rows, self.cols, a, b, dx, dy)
     }
 
     /// Computes G(a, b) from earlier anti-diagonals and records it on its rays.
@@ -338,7 +430,64 @@ mod tests {
         g
     }
 
+    /// Reference: misère outcomes over `options`, row by row (P: has an option, none is P).
+    fn naive_misere(game: &TwoHeap, rows: usize, cols: usize) -> Vec<bool> {
+        let mut p = vec![false; rows * cols];
+        for a in 0..rows {
+            for b in 0..cols {
+                let opts = game.options(a as u64, b as u64);
+                p[a * cols + b] = !opts.is_empty()
+                    && opts
+                        .iter()
+                        .all(|&(x, y)| !p[x as usize * cols + y as usize]);
+            }
+        }
+        p
+    }
+
     use crate::engine::testing::Rng;
+
+    #[test]
+    fn misere_grids_match_the_naive_walk() {
+        let mut rng = Rng(0x0BAD_5EED_1234_5678);
+        for round in 0..60 {
+            let m = 1 + rng.below(5) as usize;
+            let moves: Vec<(u64, u64)> = (0..m)
+                .map(|_| loop {
+                    let v = (rng.below(4), rng.below(4));
+                    if v != (0, 0) {
+                        break v;
+                    }
+                })
+                .collect();
+            let unbounded = round % 2 == 0;
+            let game = TwoHeap::new(&moves, unbounded).unwrap();
+            let (r, c) = [(7, 40), (40, 7), (70, 70)][round % 3];
+            assert_eq!(
+                game.misere_grid(r, c, &NoControl).unwrap(),
+                naive_misere(&game, r, c),
+                "{moves:?} unbounded={unbounded}"
+            );
+        }
+        // Misère Wythoff: (0, 0) is N, so (0, 1) and (1, 0) are P (their one option is (0, 0)),
+        // (1, 1) and (1, 2) are N (they move to (1, 0)) and (2, 2) is P; from 3 on the
+        // P-positions are normal Wythoff's.
+        let w = TwoHeap::new(&[(1, 0), (0, 1), (1, 1)], true).unwrap();
+        let n = 300;
+        let (p, g) = (
+            w.misere_grid(n, n, &NoControl).unwrap(),
+            w.grid(n, n, &NoControl).unwrap(),
+        );
+        assert!(!p[0] && p[1] && p[n] && !p[n + 1] && !p[n + 2] && p[2 * n + 2]);
+        for a in 0..n {
+            for b in 0..n {
+                if a.max(b) >= 3 {
+                    assert_eq!(p[a * n + b], g[a * n + b] == 0, "({a}, {b})");
+                }
+            }
+        }
+        assert!(w.misere_grid(0, 3, &NoControl).unwrap().is_empty());
+    }
 
     #[test]
     fn wythoff_p_positions() {

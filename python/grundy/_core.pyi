@@ -294,6 +294,9 @@ class TwoHeap:
     def grid(
         self, rows: int, cols: int, progress: Callable[[int, int], Any] | None = None, threads: int | None = None
     ) -> np.ndarray: ...
+    def misere_grid(
+        self, rows: int, cols: int, progress: Callable[[int, int], Any] | None = None, threads: int | None = None
+    ) -> np.ndarray: ...
 
 def scan_period(values: np.ndarray, reason: str) -> _ScannedPeriod | None: ...
 

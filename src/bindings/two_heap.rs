@@ -59,6 +59,30 @@ impl TwoHeap {
             .map_err(|e| ctl.slot.raise(e))?;
         Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
     }
+
+    /// The misère outcomes of (a, b) for a < rows, b < cols as a (rows, cols) bool array (True:
+    /// a P-position), computed without the GIL on `threads` threads (None: all).
+    #[pyo3(signature = (rows, cols, progress=None, threads=None))]
+    fn misere_grid<'py>(
+        &self,
+        py: Python<'py>,
+        rows: usize,
+        cols: usize,
+        progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ctl = PyControl {
+            slot: ErrSlot::default(),
+            progress,
+        };
+        let inner = &self.inner;
+        let v = py
+            .detach(|| {
+                on_threads(threads, &ctl, |c| inner.misere_grid(rows, cols, c)).and_then(|r| r)
+            })
+            .map_err(|e| ctl.slot.raise(e))?;
+        Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
+    }
 }
 
 /// What `values` (uint32, G(0..n) of some sequence) shows of an (arithmetic) period: a dict with

@@ -129,6 +129,29 @@ def test_values_outcomes_and_moves():
             assert w.outcome((a, b), misere=True) == ("P" if misere_p((a, b)) else "N")
 
 
+def test_misere_outcomes_of_bounded_rules_and_far_positions():
+    # A bounded rule against plain recursion, over a grid that takes the core's parallel path.
+    moves = [(1, 2), (2, 0), (0, 3), (1, 1)]
+    g, opts = gr.TwoHeapGame(moves), rule_options(moves, False)
+    memo: dict = {}
+
+    def misere_p(s):
+        if s not in memo:
+            o = opts(s)
+            memo[s] = bool(o) and all(not misere_p(x) for x in o)
+        return memo[s]
+
+    for a in range(0, 40, 3):
+        for b in range(0, 40, 5):
+            assert g.outcome((a, b), misere=True) == ("P" if misere_p((a, b)) else "N"), (a, b)
+    # Misère Wythoff's P-positions are normal play's once a heap reaches 3 (the grid of a
+    # million cells below (999, 999) is the default limit).
+    w = gr.wythoff()
+    for s in [(999, 999), (618, 1000 - 1), (3, 5), (5, 3), (2, 2), (1, 2), (0, 1)]:
+        want = {(2, 2): "P", (0, 1): "P", (1, 2): "N"}.get(s) or w.outcome(s)
+        assert w.outcome(s, misere=True) == want, s
+
+
 def test_bad_input():
     with pytest.raises(ValueError, match=r"\(0, 0\)"):
         gr.TwoHeapGame([(0, 0)])

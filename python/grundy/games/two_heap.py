@@ -264,8 +264,8 @@ class TwoHeapGame(GridGame):
         misere, top = as_flag(misere, "misere"), _misere.limit(max_positions)
         if not misere:
             return "P" if self.value((a, b)) == 0 else "N"
-        # P iff every option is N; a position without options is N in misère play. The table
-        # and the walk over it are O(a * b): refused at once when too large, not after hours.
+        # P iff every option is N; a position without options is N in misère play. The core's
+        # grid of misère outcomes below (a, b) is O(a * b): refused at once when too large.
         cells = (a + 1) * (b + 1)
         if cells > top:
             raise SearchLimitError(
@@ -274,12 +274,7 @@ class TwoHeapGame(GridGame):
                 limit=top,
             )
         _core.check_memory(cells)
-        p = np.zeros((a + 1, b + 1), dtype=bool)
-        for s in range(a + b + 1):
-            for i in range(max(0, s - b), min(s, a) + 1):
-                opts = self._core.options(i, s - i)
-                p[i, s - i] = bool(opts) and not any(p[x, y] for x, y in opts)
-        return "P" if p[a, b] else "N"
+        return "P" if self._core.misere_grid(a + 1, b + 1)[a, b] else "N"
 
     def _misere_sum_p(self, states: list[tuple[int, int]], max_positions: int | None) -> bool:
         """Whether the sum of ``states`` is a misère P-position: one position only (what a Position asks)."""
