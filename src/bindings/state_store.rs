@@ -46,11 +46,17 @@ pub(crate) fn int_state(x: &Bound<'_, PyAny>) -> PyResult<u128> {
         return Ok(u128::from(v));
     }
     x.extract::<u128>().map_err(|_| {
-        argument_type_error(format!(
+        let m = format!(
             "{} is not an int in [0, 2**128): a game made with int_states=True must have states \
              (and keys and parts) that are such ints",
             super::state::show(x)
-        ))
+        );
+        // An int out of range is a bad value (ValueError); anything else a bad type.
+        if x.is_instance_of::<pyo3::types::PyInt>() {
+            super::argument_error(m)
+        } else {
+            argument_type_error(m)
+        }
     })
 }
 

@@ -217,8 +217,11 @@ def test_bad_states_and_rule_errors() -> None:
     with pytest.raises(ArgumentTypeError, match="int_states"):
         g.values([1])
     neg = gr.StateGame(lambda n: [], int_states=True, progress=False)
-    with pytest.raises(ArgumentTypeError):
-        neg.value(-1)
+    for out_of_range in (-1, 2**128):  # an int, of a value no state has
+        with pytest.raises(ArgumentError, match="not an int in"):
+            neg.value(out_of_range)
+    with pytest.raises(ArgumentTypeError, match="not an int in"):
+        neg.value("x")
     assert neg.value(2**100) == 0
 
     def boom(n: int) -> list[tuple[int, ...]]:
