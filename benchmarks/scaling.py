@@ -141,9 +141,10 @@ def main() -> None:
                 runs[str(t)].append(run_one(case, t, args.pin))
                 print(f"  {case} threads={t}: {runs[str(t)][-1]['seconds']:.2f} s", file=sys.stderr, flush=True)
         report["cases"][case] = runs  # type: ignore[index]
-    report["load_after"] = os.getloadavg()[0]
-    with open(args.json, "w") as f:
-        json.dump(report, f, indent=1)
+        # Written after every case, so that a run cut short (a lent machine's time) keeps its cases.
+        report["load_after"] = os.getloadavg()[0]
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
     print(table(report))
     print(f"runs written to {args.json}")
 
