@@ -23,11 +23,11 @@
 //! use grundy::board::Cram;
 //! use grundy::engine::NoControl;
 //! use grundy::nimber_search::{Search, Split};
-//! let cram = Cram::new(4, 6).unwrap();
+//! let cram = Cram::new(4, 5).unwrap();
 //! let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
 //! let mut search = Search::new(&cram, 16 << 20).unwrap();
 //! let split = Split { min_cells: 12, ..Split::default() };
-//! assert_eq!(search.value_threads(cram.empty(), &NoControl, Some(&pool), split).unwrap(), 1);
+//! assert_eq!(search.value_threads(cram.empty(), &NoControl, Some(&pool), split).unwrap(), 2);
 //! ```
 
 use super::{low_bits, too_large, xor_set, Search, Settled, Values};
