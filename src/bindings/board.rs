@@ -9,7 +9,7 @@ use super::{reentrancy_error, ErrSlot, PyControl};
 use crate::board::{ArcKayles, Board, Chomp, Cram, NodeKayles, SimpleGraph};
 use crate::engine::Control;
 use crate::error::{Error, Result};
-use crate::nimber_search::{Known, Search, SearchStats};
+use crate::nimber_search::{Known, Search, SearchStats, Split};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::{Mutex, TryLockError};
@@ -86,10 +86,13 @@ trait Solve: Send + Sync {
     fn start(&self) -> u128;
     fn options(&self, pos: u128) -> Vec<u128>;
     fn components(&self, pos: u128) -> Vec<u128>;
-    fn value(&mut self, pos: u128, ctl: &dyn Control) -> Result<u32>;
-    fn is_zero(&mut self, pos: u128, ctl: &dyn Control) -> Result<bool>;
+    fn value(&mut self, pos: u128, ctl: &dyn Control, pool: Pool<'_>) -> Result<u32>;
+    fn is_zero(&mut self, pos: u128, ctl: &dyn Control, pool: Pool<'_>) -> Result<bool>;
     fn stats(&self) -> SearchStats;
 }
+
+/// The threads of a search: rayon's global pool (`None`), or a pool of its own.
+type Pool<'p> = Option<&'p rayon::ThreadPool>;
 
 /// A board and the search over it, with its table.
 struct Solver<B: Positions> {
@@ -142,11 +145,12 @@ impl<B: Positions> Solve for Solver<B> {
         self.board().components(pos, &mut out);
         out
     }
-    fn value(&mut self, pos: u128, ctl: &dyn Control) -> Result<u32> {
-        self.search.value(pos, ctl)
+    fn value(&mut self, pos: u128, ctl: &dyn Control, pool: Pool<'_>) -> Result<u32> {
+        self.search.value_threads(pos, ctl, pool, Split::default())
     }
-    fn is_zero(&mut self, pos: u128, ctl: &dyn Control) -> Result<bool> {
-        self.search.is_zero(pos, ctl)
+    fn is_zero(&mut self, pos: u128, ctl: &dyn Control, pool: Pool<'_>) -> Result<bool> {
+        self.search
+            .is_zero_threads(pos, ctl, pool, Split::default())
     }
     fn stats(&self) -> SearchStats {
         self.search.stats()
@@ -199,15 +203,18 @@ fn make(
 }
 
 impl BoardGame {
-    /// Runs `f` on the solver without the GIL, reporting to `progress(nodes, 0)`.
+    /// Runs `f` on the solver without the GIL, reporting to `progress(nodes, 0)`, with the
+    /// pool of `threads` (None: rayon's global pool, every core).
     ///
     /// A call from this game's own progress function is refused (it would wait for itself);
     /// one from another thread waits for the search under way, Ctrl-C still heard.
     fn with<R: Send>(
         slf: &Bound<'_, Self>,
         progress: Option<Py<PyAny>>,
-        f: impl FnOnce(&mut dyn Solve, &dyn Control) -> Result<R> + Send,
+        threads: Option<usize>,
+        f: impl FnOnce(&mut dyn Solve, &dyn Control, Pool<'_>) -> Result<R> + Send,
     ) -> PyResult<R> {
+        let pool = threads.map(super::pool).transpose()?;
         let py = slf.py();
         let id = slf.as_ptr() as usize;
         let me = slf.get();
@@ -228,7 +235,8 @@ impl BoardGame {
         };
         let _busy = InCallback::enter(id);
         let s: &mut dyn Solve = &mut **solver;
-        PyControl::run(py, ErrSlot::default(), progress, |ctl| f(s, ctl))
+        let pool = pool.as_deref();
+        PyControl::run(py, ErrSlot::default(), progress, |ctl| f(s, ctl, pool))
     }
 }
 
@@ -266,51 +274,68 @@ impl BoardGame {
     /// The position before any move: every cell free, every vertex there.
     #[getter]
     fn start(slf: &Bound<'_, Self>) -> PyResult<u128> {
-        Self::with(slf, None, |s, _| Ok(s.start()))
+        Self::with(slf, None, None, |s, _, _| Ok(s.start()))
     }
 
     /// `pos` when it is a position of the game (ArgumentError saying why not otherwise).
     fn check(slf: &Bound<'_, Self>, pos: u128) -> PyResult<u128> {
-        Self::with(slf, None, |s, _| s.check(pos))
+        Self::with(slf, None, None, |s, _, _| s.check(pos))
     }
 
     /// The options of `pos`, in the board's order (each once).
     fn options(slf: &Bound<'_, Self>, pos: u128) -> PyResult<Vec<u128>> {
-        Self::with(slf, None, |s, _| distinct_options(s, pos))
+        Self::with(slf, None, None, |s, _, _| distinct_options(s, pos))
     }
 
     /// The independent components of `pos` (regions no move connects).
     fn components(slf: &Bound<'_, Self>, pos: u128) -> PyResult<Vec<u128>> {
-        Self::with(slf, None, |s, _| Ok(s.components(s.check(pos)?)))
+        Self::with(slf, None, None, |s, _, _| Ok(s.components(s.check(pos)?)))
     }
 
     /// G(pos), by the pruned search without the GIL; `progress(nodes, 0)` every 50 ms or so.
-    #[pyo3(signature = (pos, progress=None))]
-    fn value(slf: &Bound<'_, Self>, pos: u128, progress: Option<Py<PyAny>>) -> PyResult<u32> {
-        Self::with(slf, progress, |s, ctl| s.value(s.check(pos)?, ctl))
+    /// On `threads` threads at most (None: every core); a large board's search shares its
+    /// first levels among them, a small one takes one.
+    #[pyo3(signature = (pos, progress=None, threads=None))]
+    fn value(
+        slf: &Bound<'_, Self>,
+        pos: u128,
+        progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<u32> {
+        Self::with(slf, progress, threads, |s, ctl, pool| {
+            s.value(s.check(pos)?, ctl, pool)
+        })
     }
 
     /// Whether `pos` is a P-position (G = 0), which may take far less search than its value.
-    #[pyo3(signature = (pos, progress=None))]
-    fn is_zero(slf: &Bound<'_, Self>, pos: u128, progress: Option<Py<PyAny>>) -> PyResult<bool> {
-        Self::with(slf, progress, |s, ctl| s.is_zero(s.check(pos)?, ctl))
+    #[pyo3(signature = (pos, progress=None, threads=None))]
+    fn is_zero(
+        slf: &Bound<'_, Self>,
+        pos: u128,
+        progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<bool> {
+        Self::with(slf, progress, threads, |s, ctl, pool| {
+            s.is_zero(s.check(pos)?, ctl, pool)
+        })
     }
 
     /// The options of `pos` worth `target` (each once, in the board's order).
-    #[pyo3(signature = (pos, target, progress=None))]
+    #[pyo3(signature = (pos, target, progress=None, threads=None))]
     fn winning(
         slf: &Bound<'_, Self>,
         pos: u128,
         target: u32,
         progress: Option<Py<PyAny>>,
+        threads: Option<usize>,
     ) -> PyResult<Vec<u128>> {
-        Self::with(slf, progress, |s, ctl| {
+        Self::with(slf, progress, threads, |s, ctl, pool| {
             let mut out = Vec::new();
             for o in distinct_options(s, pos)? {
                 let hit = if target == 0 {
-                    s.is_zero(o, ctl)?
+                    s.is_zero(o, ctl, pool)?
                 } else {
-                    s.value(o, ctl)? == target
+                    s.value(o, ctl, pool)? == target
                 };
                 if hit {
                     out.push(o);
@@ -322,7 +347,7 @@ impl BoardGame {
 
     /// The search's counters: nodes, table_entries, table_capacity, table_bytes.
     fn stats<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
-        let s = Self::with(slf, None, |s, _| Ok(s.stats()))?;
+        let s = Self::with(slf, None, None, |s, _, _| Ok(s.stats()))?;
         let d = PyDict::new(slf.py());
         d.set_item("nodes", s.nodes)?;
         d.set_item("table_entries", s.table_entries)?;

@@ -38,14 +38,17 @@
 //! assert!(search.stats().nodes > 0);
 //! ```
 
+mod parallel;
 mod table;
 
+pub use parallel::Split;
 pub use table::Table;
 
 use crate::board::Board;
 use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::graph::Poller;
+use std::sync::Arc;
 
 /// Components of at most this many cells go to the small table.
 const SMALL_SIZE: u32 = 8;
@@ -59,6 +62,8 @@ const PROBE_CHUNK: usize = 4;
 
 /// Nodes searched between two looks at the clock.
 const POLL_NODES: u64 = 1 << 12;
+/// Nodes searched between two looks at the halt flags of a parallel search.
+const HALT_NODES: u64 = 1 << 6;
 
 /// A caller's known values: `Some(G)` for a component whose value it knows.
 pub type Known<'a> = dyn Fn(u128) -> Option<u32> + Sync + 'a;
@@ -101,15 +106,18 @@ struct Node {
 /// A search for values of positions of one game, with its table (kept between questions).
 pub struct Search<'a, B: Board + ?Sized> {
     board: &'a B,
-    /// Components of more than [`SMALL_SIZE`] cells.
-    table: Table,
+    /// Components of more than [`SMALL_SIZE`] cells (shared with the threads of a parallel
+    /// search).
+    table: Arc<Table>,
     /// Components of at most [`SMALL_SIZE`] cells: a small table that stays in the caches, and
     /// that the large components never push out.
-    small: Table,
+    small: Arc<Table>,
     known: Option<&'a Known<'a>>,
     nodes: u64,
     /// Buffers reused by the nodes (one set per level of the recursion).
     pool: Vec<Node>,
+    /// Set on a thread of a parallel search: its work is no longer needed once this is.
+    halt: Option<&'a parallel::Halt<'a>>,
 }
 
 impl<'a, B: Board + ?Sized> Search<'a, B> {
@@ -144,11 +152,12 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         };
         Ok(Search {
             board,
-            table,
-            small,
+            table: Arc::new(table),
+            small: Arc::new(small),
             known: None,
             nodes: 0,
             pool: Vec::new(),
+            halt: None,
         })
     }
 
@@ -242,11 +251,11 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
 
     /// The table for components of `size` cells.
     #[inline]
-    fn table_for(&mut self, size: u32) -> &mut Table {
+    fn table_for(&self, size: u32) -> &Table {
         if size <= SMALL_SIZE {
-            &mut self.small
+            &self.small
         } else {
-            &mut self.table
+            &self.table
         }
     }
 
@@ -327,6 +336,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         self.nodes += 1;
         if self.nodes % POLL_NODES == 0 {
             poll.tick(self.nodes)?;
+        }
+        if self.nodes % HALT_NODES == 0 && self.halt.is_some_and(parallel::Halt::is_set) {
+            return Err(Error::Interrupted);
         }
         let mut nb = self.take();
         let r = self.search_options(c, set, &mut nb, poll);

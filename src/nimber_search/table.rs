@@ -1,10 +1,19 @@
-//! The transposition table of the nimber search: a fixed array of buckets that never grows,
-//! keyed by a component's canonical key (kept whole, so a hit is never a different
-//! component), holding its exact value or the values it is known not to have.
+//! The transposition table of the nimber search: a fixed array of buckets, keyed by a
+//! component's canonical key (kept whole, so a hit is never a different component), holding
+//! its exact value or the values it is known not to have.
+//!
+//! Several threads may use one table at once (the parallel search shares it), without locks
+//! on the lookups: each slot is three atomic words, and its data word carries a lock bit and a
+//! version that every write takes and bumps (a seqlock per slot). A reader takes a slot only
+//! when its data word reads the same, unlocked, before and after its key: a slot being written
+//! reads as missing, never as a key with another key's data. (A false hit would need 16,384
+//! writes to that very slot between two loads a few instructions apart, and the torn key to
+//! equal the one looked up.) Two threads storing at once may lose an entry or keep a key twice:
+//! a table only forgets, it never answers wrong.
 //!
 //! ```
 //! use grundy::nimber_search::Table;
-//! let mut t = Table::with_budget(1 << 10).unwrap(); // 1 KiB: 10 buckets of 4 entries
+//! let t = Table::with_budget(1 << 10).unwrap(); // 1 KiB: 10 buckets of 4 entries
 //! t.store_exact(42, 3, 5);
 //! t.store_not(7, 0b1, 2); // 7 is not 0
 //! assert_eq!(t.exact(42), Some(3));
@@ -14,47 +23,59 @@
 
 use crate::error::{Error, Result};
 use crate::memory;
+use std::sync::atomic::{fence, AtomicU64, AtomicUsize, Ordering};
 
 /// Entries per bucket; a new entry replaces the bucket's least useful one.
 const WAYS: usize = 4;
 /// Values below this are remembered as "not this value"; larger ones only when exact.
 const NOT_BITS: u32 = 32;
+/// Exact values below this are stored (no board of 128 cells has a value past 127).
+const MAX_EXACT: u32 = 0xfe;
+/// The data word's version: bumped by every write of the slot.
+const VERSION_SHIFT: u32 = 48;
+const VERSION: u64 = 0x3fff << VERSION_SHIFT;
+/// A thread is writing the slot.
+const LOCK: u64 = 1 << 62;
 /// An entry is in use (an all-zero slot is free).
 const USED: u64 = 1 << 63;
 
-/// An entry: the key's low and high halves, and its information: bits 0..32, values the
-/// component is known not to have; bits 32..48, its value + 1, or 0 when unknown; bits 48..56,
-/// its size (cells); bit 63, [`USED`]. Plain integers, so that a new table is zeroed by the
-/// allocator (pages the search never touches cost nothing).
-type Slot = [u64; 3];
+/// An entry: the key's low and high halves, and its data word: bits 0..32, values the
+/// component is known not to have; bits 32..40, its value + 1, or 0 when unknown; bits 40..48,
+/// its size (cells); bits 48..62, the slot's version; bit 62, [`LOCK`]; bit 63, [`USED`].
+/// Atomics that are zero when free, so that a new table is zeroed by the allocator (pages the
+/// search never touches cost nothing).
+#[repr(C)]
+struct Slot {
+    lo: AtomicU64,
+    hi: AtomicU64,
+    data: AtomicU64,
+}
 type Bucket = [Slot; WAYS];
 
 /// Bytes of a bucket, the smallest table.
 pub(crate) const BUCKET_BYTES: u64 = std::mem::size_of::<Bucket>() as u64;
 
 #[inline]
-fn used(s: &Slot) -> bool {
-    s[2] & USED != 0
-}
-
-#[inline]
-fn holds(s: &Slot, lo: u64, hi: u64) -> bool {
-    used(s) && s[0] == lo && s[1] == hi
-}
-
-#[inline]
-fn exact_of(s: &Slot) -> Option<u32> {
-    let v = (s[2] >> 32) & 0xffff;
+fn exact_of(d: u64) -> Option<u32> {
+    let v = (d >> 32) & 0xff;
     (v != 0).then(|| v as u32 - 1)
 }
 
 /// How much keeping an entry is worth: large components cost more to search again, and an
 /// exact value says more than a few excluded ones.
-fn worth(s: &Slot) -> u64 {
-    if !used(s) {
+#[inline]
+fn worth(d: u64) -> u64 {
+    if d & USED == 0 {
         return 0;
     }
-    1 + 2 * ((s[2] >> 48) & 0xff) + u64::from(exact_of(s).is_some())
+    1 + 2 * ((d >> 40) & 0xff) + u64::from(exact_of(d).is_some())
+}
+
+/// `d`'s version bumped, with the lock and version bits of `d` replaced.
+#[inline]
+fn bumped(seen: u64, d: u64) -> u64 {
+    let v = (seen & VERSION).wrapping_add(1 << VERSION_SHIFT) & VERSION;
+    d & !(VERSION | LOCK) | v
 }
 
 /// The bucket of `key` among `n`: the hash scaled to `0..n`.
@@ -67,16 +88,102 @@ fn bucket_of(key: u128, n: usize) -> usize {
     ((u128::from(h) * n as u128) >> 64) as usize
 }
 
-/// A fixed-size transposition table: `u128` keys to exact values or excluded values.
+impl Slot {
+    /// The data word of the slot when it holds `(lo, hi)` (read whole: see the module's notes).
+    #[inline]
+    fn holds(&self, lo: u64, hi: u64) -> Option<u64> {
+        let d = self.data.load(Ordering::Acquire);
+        if d & (USED | LOCK) != USED
+            || self.lo.load(Ordering::Relaxed) != lo
+            || self.hi.load(Ordering::Relaxed) != hi
+        {
+            return None;
+        }
+        fence(Ordering::Acquire);
+        (self.data.load(Ordering::Relaxed) == d).then_some(d)
+    }
+
+    /// Writes `(lo, hi, d)` in place of what the slot held when its data word read `seen`;
+    /// `false` (nothing written) when another thread wrote it since.
+    #[inline]
+    fn write(&self, seen: u64, lo: u64, hi: u64, d: u64) -> bool {
+        if seen & LOCK != 0
+            || self
+                .data
+                .compare_exchange(seen, seen | LOCK, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return false;
+        }
+        fence(Ordering::Release);
+        self.lo.store(lo, Ordering::Relaxed);
+        self.hi.store(hi, Ordering::Relaxed);
+        self.data.store(bumped(seen, d), Ordering::Release);
+        true
+    }
+
+    /// Takes the entry out (the slot left free): its key and data, or `None` when it is free or
+    /// being written.
+    fn take(&self) -> Option<(u64, u64, u64)> {
+        let d = self.data.load(Ordering::Acquire);
+        if d & (USED | LOCK) != USED
+            || self
+                .data
+                .compare_exchange(d, d | LOCK, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return None;
+        }
+        let (lo, hi) = (
+            self.lo.load(Ordering::Relaxed),
+            self.hi.load(Ordering::Relaxed),
+        );
+        self.data.store(bumped(d, 0), Ordering::Release);
+        Some((lo, hi, d))
+    }
+}
+
+/// A fixed-size transposition table: `u128` keys to exact values or excluded values, shared by
+/// reference between threads.
 ///
 /// The whole budget is allocated at once (zeroed pages that cost nothing until touched), but
 /// only its first `used` buckets are in use, four times more each time they are half full:
-/// a small search touches few pages (a page's first touch costs more than a probe).
-#[derive(Debug)]
+/// a small search touches few pages (a page's first touch costs more than a probe). The thread
+/// whose store crosses the line moves the entries while the others go on (an entry on its way
+/// reads as missing).
 pub struct Table {
-    buckets: Vec<Bucket>,
-    used: usize,
-    entries: u64,
+    buckets: Box<[Bucket]>,
+    used: AtomicUsize,
+    /// Entries in use, counted apart by each thread (a counter every thread wrote would take
+    /// the cache line of `buckets` and `used`, read at every probe, from the others).
+    entries: [Counter; SHARDS],
+}
+
+/// Counters of [`Table::entries`].
+const SHARDS: usize = 8;
+
+/// A counter alone on its cache lines.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Counter(AtomicU64);
+
+/// This thread's counter.
+fn shard() -> usize {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    thread_local! {
+        static SHARD: usize = NEXT.fetch_add(1, Ordering::Relaxed) % SHARDS;
+    }
+    SHARD.with(|s| *s)
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("buckets", &self.buckets.len())
+            .field("used", &self.used)
+            .field("entries", &self.entries)
+            .finish()
+    }
 }
 
 /// Buckets in use at first.
@@ -97,15 +204,26 @@ impl Table {
         }
         let n = bytes / per;
         memory::check(n * per)?;
-        let n = usize::try_from(n).map_err(|_| Error::Memory {
+        let too_much = || Error::Memory {
             requested: bytes,
             available: memory::available().unwrap_or(0),
-        })?;
-        // `vec!` of zeros asks the allocator for zeroed pages: untouched ones cost nothing.
+        };
+        let n = usize::try_from(n).map_err(|_| too_much())?;
+        let layout = std::alloc::Layout::array::<Bucket>(n).map_err(|_| too_much())?;
+        // Zeroed pages from the allocator: untouched ones cost nothing.
+        // SAFETY: the layout is not empty (n >= 1); all-zero atomics are valid free slots; the
+        // box frees the allocation with the same layout (an array of n buckets).
+        let buckets = unsafe {
+            let p = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+            if p.is_null() {
+                return Err(too_much());
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+        };
         Ok(Table {
-            buckets: vec![[[0u64; 3]; WAYS]; n],
-            used: n.min(FIRST_BUCKETS),
-            entries: 0,
+            buckets,
+            used: AtomicUsize::new(n.min(FIRST_BUCKETS)),
+            entries: Default::default(),
         })
     }
 
@@ -116,7 +234,17 @@ impl Table {
 
     /// Entries in use.
     pub fn entries(&self) -> u64 {
-        self.entries
+        let n = self.entries.iter().map(|c| c.0.load(Ordering::Relaxed));
+        // A thread's counter goes below 0 when it moves entries that others stored.
+        n.fold(0u64, u64::wrapping_add)
+    }
+
+    /// Counts `d` more entries (`d` may be negative); the new count of this thread's counter.
+    #[inline]
+    fn count(&self, d: i64) -> u64 {
+        let c = &self.entries[shard()].0;
+        c.fetch_add(d as u64, Ordering::Relaxed)
+            .wrapping_add(d as u64)
     }
 
     /// Entries it can hold.
@@ -125,33 +253,40 @@ impl Table {
     }
 
     #[inline]
-    fn bucket(&self, key: u128) -> usize {
-        bucket_of(key, self.used)
+    fn bucket(&self, key: u128) -> &Bucket {
+        &self.buckets[bucket_of(key, self.used.load(Ordering::Relaxed))]
     }
 
-    /// Puts the table's buckets to use four times as many (at most all), in place: with the
-    /// bucket a multiple of the hash, old bucket `b`'s entries go to new buckets from
-    /// `b * new / old` on, never below `b`, so the old buckets are moved from the last down
-    /// (where two old buckets share a new one, the least useful entries may go).
-    fn grow(&mut self) {
-        let old = self.used;
+    /// Puts four times as many buckets to use (at most all), in place: with the bucket a
+    /// multiple of the hash, old bucket `b`'s entries go to new buckets from `b * new / old` on,
+    /// never below `b`, so the old buckets are moved from the last down (where two old buckets
+    /// share a new one, the least useful entries may go). One thread moves (the one that
+    /// changed `used`); an entry stored meanwhile by another may go astray (a miss, later).
+    fn grow(&self, old: usize) {
         let new = old.saturating_mul(4).min(self.buckets.len());
-        self.used = new;
+        if new <= old
+            || self
+                .used
+                .compare_exchange(old, new, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
         for b in (0..old).rev() {
-            let slots = std::mem::replace(&mut self.buckets[b], [[0u64; 3]; WAYS]);
-            for s in slots.iter().filter(|s| used(s)) {
-                self.entries -= 1;
-                let key = u128::from(s[0]) | u128::from(s[1]) << 64;
-                self.place(bucket_of(key, new), *s);
+            let moving: [Option<(u64, u64, u64)>; WAYS] =
+                std::array::from_fn(|i| self.buckets[b][i].take());
+            for (lo, hi, d) in moving.into_iter().flatten() {
+                self.count(-1);
+                let key = u128::from(lo) | u128::from(hi) << 64;
+                self.place(&self.buckets[bucket_of(key, new)], lo, hi, d);
             }
         }
     }
 
     #[inline]
-    fn find(&self, key: u128) -> Option<&Slot> {
+    fn find(&self, key: u128) -> Option<u64> {
         let (lo, hi) = (key as u64, (key >> 64) as u64);
-        let b = &self.buckets[self.bucket(key)];
-        b.iter().find(|s| holds(s, lo, hi))
+        self.bucket(key).iter().find_map(|s| s.holds(lo, hi))
     }
 
     /// The value stored for `key`, if exact.
@@ -163,9 +298,9 @@ impl Table {
     /// Whether `key`'s value is known not to be `v`.
     #[inline]
     pub fn known_not(&self, key: u128, v: u32) -> bool {
-        self.find(key).is_some_and(|s| match exact_of(s) {
+        self.find(key).is_some_and(|d| match exact_of(d) {
             Some(x) => x != v,
-            None => v < NOT_BITS && s[2] >> v & 1 == 1,
+            None => v < NOT_BITS && d >> v & 1 == 1,
         })
     }
 
@@ -174,49 +309,64 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: u128) -> (Option<u32>, u32) {
         match self.find(key) {
-            Some(s) => (exact_of(s), s[2] as u32),
+            Some(d) => (exact_of(d), d as u32),
             None => (None, 0),
         }
     }
 
     /// Records that `key` (a component of `size` cells) has value `v`.
-    pub fn store_exact(&mut self, key: u128, v: u32, size: u32) {
+    pub fn store_exact(&self, key: u128, v: u32, size: u32) {
         let not = if v < NOT_BITS { !(1u32 << v) } else { u32::MAX };
-        // Values past 2^16 - 2 (which no board of 128 cells reaches) are not stored.
-        if v < 0xfffe {
+        // Values past 253 (which no board of 128 cells reaches) are not stored.
+        if v < MAX_EXACT {
             self.store(key, u64::from(not) | u64::from(v + 1) << 32, size);
         }
     }
 
     /// Records that `key` (a component of `size` cells) has none of the values in `set` (bit
     /// `v` for value `v`; values from 32 on are not recorded).
-    pub fn store_not(&mut self, key: u128, set: u32, size: u32) {
+    pub fn store_not(&self, key: u128, set: u32, size: u32) {
         if set != 0 {
             self.store(key, u64::from(set), size);
         }
     }
 
-    fn store(&mut self, key: u128, bits: u64, size: u32) {
+    fn store(&self, key: u128, bits: u64, size: u32) {
         let (lo, hi) = (key as u64, (key >> 64) as u64);
-        let b = self.bucket(key);
-        if let Some(s) = self.buckets[b].iter_mut().find(|s| holds(s, lo, hi)) {
-            s[2] |= bits;
-            return;
+        let used = self.used.load(Ordering::Relaxed);
+        let b = &self.buckets[bucket_of(key, used)];
+        for s in b {
+            if let Some(d) = s.holds(lo, hi) {
+                // What is known of a key only grows: or the bits in, if no one wrote since.
+                let _ = s.data.compare_exchange(
+                    d,
+                    bumped(d, d | bits),
+                    Ordering::Release,
+                    Ordering::Relaxed,
+                );
+                return;
+            }
         }
-        self.place(b, [lo, hi, USED | u64::from(size.min(0xff)) << 48 | bits]);
-        if self.entries as usize * 2 > self.used * WAYS && self.used < self.buckets.len() {
-            self.grow();
+        // Whether the table is half full, looked at every 64 entries a thread adds.
+        if self.place(b, lo, hi, USED | u64::from(size.min(0xff)) << 40 | bits) % 64 == 0
+            && used < self.buckets.len()
+            && self.entries() as usize * 2 > used * WAYS
+        {
+            self.grow(used);
         }
     }
 
-    /// Puts a new entry in bucket `b`, in place of the least useful one.
-    fn place(&mut self, b: usize, new: Slot) {
-        let slots = &mut self.buckets[b];
-        let victim = (0..WAYS).min_by_key(|&i| worth(&slots[i])).unwrap_or(0);
-        if !used(&slots[victim]) {
-            self.entries += 1;
+    /// Puts a new entry in bucket `b`, in place of the least useful one (nothing when another
+    /// thread writes that slot meanwhile). When it took a free slot, the new count of this
+    /// thread's entries; else 1.
+    fn place(&self, b: &Bucket, lo: u64, hi: u64, d: u64) -> u64 {
+        let seen: [u64; WAYS] = std::array::from_fn(|i| b[i].data.load(Ordering::Relaxed));
+        let victim = (0..WAYS).min_by_key(|&i| worth(seen[i])).unwrap_or(0);
+        if b[victim].write(seen[victim], lo, hi, d) && seen[victim] & USED == 0 {
+            self.count(1)
+        } else {
+            1
         }
-        slots[victim] = new;
     }
 }
 
@@ -227,7 +377,7 @@ mod tests {
     #[test]
     fn table_keeps_to_its_budget_and_replaces() {
         assert!(Table::with_budget(10).is_err());
-        let mut t = Table::with_budget(100).unwrap();
+        let t = Table::with_budget(100).unwrap();
         assert_eq!(t.capacity(), 4);
         for k in 0..100u128 {
             t.store_exact(k << 70 | k, (k % 5) as u32, (k % 20) as u32);
@@ -241,7 +391,7 @@ mod tests {
             }
         }
         // Excluded values accumulate, and an exact value answers them all.
-        let mut t = Table::with_budget(1 << 12).unwrap();
+        let t = Table::with_budget(1 << 12).unwrap();
         t.store_not(5, 0b1, 3);
         t.store_not(5, 0b100, 3);
         assert_eq!(t.probe(5), (None, 0b101));
@@ -254,8 +404,8 @@ mod tests {
     /// are at most a quarter full), and stops at its budget.
     #[test]
     fn table_grows_in_place_within_its_budget() {
-        let mut t = Table::with_budget(96 << 16).unwrap();
-        assert_eq!(t.used, FIRST_BUCKETS);
+        let t = Table::with_budget(96 << 16).unwrap();
+        assert_eq!(t.used.load(Ordering::Relaxed), FIRST_BUCKETS);
         let n = 100_000u128;
         for k in 0..n {
             t.store_exact(
@@ -264,7 +414,7 @@ mod tests {
                 9,
             );
         }
-        assert_eq!(t.used, 1 << 16);
+        assert_eq!(t.used.load(Ordering::Relaxed), 1 << 16);
         assert!(t.bytes() <= 96 << 16);
         let kept = (0..n)
             .filter(|&k| {
@@ -275,20 +425,69 @@ mod tests {
         assert_eq!(kept, t.entries());
         assert!(kept > 90_000, "{kept}");
         // Growing loses nothing: every key there just before the first growth is there after.
-        let mut t = Table::with_budget(96 << 16).unwrap();
+        let t = Table::with_budget(96 << 16).unwrap();
         let key = |k: u128| k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
         let mut before = Vec::new();
         for k in 0..4096u128 {
+            // Growth is looked at when a thread's count reaches a multiple of 64.
+            if t.entries() % 64 == 63 {
+                before = (0..k).filter(|&j| t.exact(key(j)).is_some()).collect();
+            }
             t.store_exact(key(k), 1, 9);
-            if t.used > FIRST_BUCKETS {
+            if t.used.load(Ordering::Relaxed) > FIRST_BUCKETS {
+                before.push(k);
                 break;
             }
-            if t.entries() as usize * 2 == FIRST_BUCKETS * WAYS {
-                before = (0..=k).filter(|&j| t.exact(key(j)).is_some()).collect();
-            }
         }
-        assert_eq!(t.used, 4 * FIRST_BUCKETS);
+        assert_eq!(t.used.load(Ordering::Relaxed), 4 * FIRST_BUCKETS);
         assert!(before.len() > 2000);
         assert!(before.iter().all(|&j| t.exact(key(j)) == Some(1)));
+    }
+
+    /// Threads storing and looking up at once, through growth, on keys that differ in a few
+    /// bits (so that a torn key would look like another): every hit is the key's own value.
+    #[test]
+    fn table_shared_by_threads_never_answers_wrong() {
+        let t = Table::with_budget(96 << 12).unwrap(); // growth to 4,096 buckets, then replacement
+        let value = |k: u128| (k.count_ones() + (k >> 64) as u32) % 7;
+        let key = |i: u64, j: u64| u128::from(i & 0xff) << 64 | u128::from(1u64 << (j % 64) | i);
+        let wrong = std::sync::atomic::AtomicU64::new(0);
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|sc| {
+            for th in 0..4u64 {
+                let (t, wrong, hits) = (&t, &wrong, &hits);
+                sc.spawn(move || {
+                    let mut rng = crate::engine::testing::Rng(th + 1);
+                    for _ in 0..200_000 {
+                        let k = key(rng.below(600), rng.below(64));
+                        let v = value(k);
+                        match rng.below(3) {
+                            0 => t.store_exact(k, v, (k as u32) % 20),
+                            1 => t.store_not(k, !(1 << v) & (1 << rng.below(32)), 3),
+                            _ => {
+                                let (exact, not) = t.probe(k);
+                                if exact.is_some() || not != 0 {
+                                    hits.fetch_add(1, Ordering::Relaxed);
+                                }
+                                if exact.is_some_and(|x| x != v) || not >> v & 1 == 1 {
+                                    wrong.fetch_add(1, Ordering::Relaxed);
+                                }
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(wrong.load(Ordering::Relaxed), 0);
+        assert!(hits.load(Ordering::Relaxed) > 1000);
+        assert_eq!(t.used.load(Ordering::Relaxed), 4096);
+        assert!(t.entries() <= t.capacity());
+        let counted = t
+            .buckets
+            .iter()
+            .flatten()
+            .filter(|s| s.data.load(Ordering::Relaxed) & USED != 0)
+            .count() as u64;
+        assert_eq!(counted, t.entries());
     }
 }

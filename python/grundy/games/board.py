@@ -5,7 +5,9 @@ Each game is a :class:`BoardGame` (:func:`cram`, :func:`node_kayles`, :func:`arc
 or the graph with some vertices removed. The value of one position is found by depth-first search
 over "is G in S?" questions (pruning what cannot change the answer), splitting a board into its
 independent regions and keeping what it learns in a fixed-size table (``memory`` bytes, a quarter
-of the machine's memory by default), without the GIL; Ctrl-C stops it. A :class:`BoardState` is a
+of the machine's memory by default), without the GIL; Ctrl-C stops it. On a large board the
+first levels of the search are shared among the cores (``threads=``), all of them reading and
+writing the one table. A :class:`BoardState` is a
 component of a :class:`~grundy.Position`, which lists the winning moves.
 
 >>> import grundy as gr
@@ -26,7 +28,7 @@ import numpy as np
 
 from .. import _core
 from .._ui.display import card
-from .._ui.progress import Bar, _check_progress
+from .._ui.progress import Bar, _check_progress, _check_threads
 from .._validate import _short, as_count, as_heap
 from ..exceptions import ArgumentError, ArgumentTypeError
 from .board_block import BoardComponents
@@ -257,21 +259,26 @@ class BoardGame:
     def _bar(self) -> Bar:
         return Bar(self._progress, f"{self._name()}: searching", " nodes", open_now=False)
 
-    def _search(self, method: str, *args: Any) -> Any:
+    def _search(self, method: str, *args: Any, threads: Any = None) -> Any:
+        k = _check_threads(threads)
         bar = self._bar()
         try:
-            return getattr(self._core, method)(*args, lambda done, total: bar.update(done))
+            return getattr(self._core, method)(*args, lambda done, total: bar.update(done), k)
         finally:
             bar.close()
 
     # -- values -----------------------------------------------------------------------------------
-    def value(self, position: Any = None) -> int:
+    def value(self, position: Any = None, *, threads: int | None = None) -> int:
         """The Grundy value of ``position`` (the start by default).
 
         Parameters
         ----------
         position : BoardState, array_like or iterable, optional
             As :meth:`state` takes it; the start by default.
+        threads : int, optional
+            The most threads used (default: every core, or ``RAYON_NUM_THREADS``). A region of
+            30 cells or more shares the first levels of its search among them; a smaller one
+            takes one thread, which is faster there. The value never depends on it.
 
         Returns
         -------
@@ -281,23 +288,26 @@ class BoardGame:
         Raises
         ------
         ArgumentError, ArgumentTypeError
-            For a position the game does not have (see :meth:`state`).
+            For a position the game does not have (see :meth:`state`), or ``threads`` not a
+            positive integer.
         KeyboardInterrupt
-            On Ctrl-C, which stops the search within a fraction of a second.
+            On Ctrl-C, which stops the search (every thread) within a fraction of a second.
 
         Examples
         --------
         >>> import grundy as gr
         >>> [gr.cram(1, n).value() for n in range(2, 8)]  # a strip of n cells is the octal game 0.07
         [1, 1, 2, 0, 3, 1]
+        >>> gr.cram(4, 5).value(threads=1)  # one thread
+        2
         """
         s = self.state(position)
-        v = int(self._search("value", s.free))
+        v = int(self._search("value", s.free, threads=threads))
         if s.free == int(self._core.start):
             self._start_value = v
         return v
 
-    def outcome(self, position: Any = None) -> str:
+    def outcome(self, position: Any = None, *, threads: int | None = None) -> str:
         """``"P"`` when the player to move from ``position`` loses, ``"N"`` when they win.
 
         A P-position often takes far less search than its value.
@@ -306,6 +316,8 @@ class BoardGame:
         ----------
         position : BoardState, array_like or iterable, optional
             As :meth:`state` takes it; the start by default.
+        threads : int, optional
+            The most threads used (default: every core); see :meth:`value`.
 
         Returns
         -------
@@ -315,10 +327,10 @@ class BoardGame:
         Examples
         --------
         >>> import grundy as gr
-        >>> gr.cram(4, 4).outcome(), gr.chomp(3, 5).outcome()
+        >>> gr.cram(4, 4).outcome(), gr.chomp(3, 5).outcome(threads=2)
         ('P', 'N')
         """
-        return "P" if self._search("is_zero", self.state(position).free) else "N"
+        return "P" if self._search("is_zero", self.state(position).free, threads=threads) else "N"
 
     def options(self, position: Any = None) -> list[BoardState]:
         """The positions one move from ``position`` can reach (each once).
@@ -341,7 +353,9 @@ class BoardGame:
         """
         return [BoardState._of(self, o) for o in self._core.options(self.state(position).free)]
 
-    def winning_options(self, position: Any = None, target: int = 0) -> list[BoardState]:
+    def winning_options(
+        self, position: Any = None, target: int = 0, *, threads: int | None = None
+    ) -> list[BoardState]:
         """The options of ``position`` worth ``target``: with 0, the moves that win.
 
         Parameters
@@ -350,6 +364,8 @@ class BoardGame:
             As :meth:`state` takes it; the start by default.
         target : int, default 0
             The value the options must have.
+        threads : int, optional
+            The most threads used (default: every core); see :meth:`value`.
 
         Returns
         -------
@@ -364,7 +380,8 @@ class BoardGame:
         .#
         """
         t = min(as_count(target, "target"), 2**32 - 1)  # no board has a value near 2**32
-        return [BoardState._of(self, o) for o in self._search("winning", self.state(position).free, t)]
+        free = self.state(position).free
+        return [BoardState._of(self, o) for o in self._search("winning", free, t, threads=threads)]
 
     def components(self, position: Any = None) -> list[BoardState]:
         """The independent regions of ``position``, each a position of its own whose values XOR to its value.

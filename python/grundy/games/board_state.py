@@ -88,8 +88,13 @@ class BoardState:
         """
         return [x for i, x in enumerate(self.game.labels) if not (self.free >> i) & 1]
 
-    def value(self) -> int:
+    def value(self, *, threads: int | None = None) -> int:
         """The position's Grundy value (see :meth:`BoardGame.value`).
+
+        Parameters
+        ----------
+        threads : int, optional
+            The most threads used (default: every core); see :meth:`BoardGame.value`.
 
         Returns
         -------
@@ -102,7 +107,7 @@ class BoardState:
         >>> gr.cram(3, 3).start.value()
         0
         """
-        return int(self.game.value(self))
+        return int(self.game.value(self, threads=threads))
 
     def options(self) -> list[BoardState]:
         """The positions one move can reach (see :meth:`BoardGame.options`).
