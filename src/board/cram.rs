@@ -19,8 +19,8 @@
 //! assert_eq!(search.value(ring, &NoControl).unwrap(), 0);
 //! ```
 
-use super::grid::{Grid, MAX_CELLS};
-use super::Board;
+use super::grid::{low_bits, Grid, MAX_CELLS};
+use super::{Board, Fact};
 use crate::error::{Error, Result};
 
 /// Cram on a `rows x cols` board of at most 128 cells.
@@ -121,7 +121,8 @@ impl Cram {
     /// then each domino the first player places has a free mirror image, which the second player
     /// places. (Every centrally symmetric region of an even x even box qualifies.) `None` when it
     /// does not apply (the value may still be 0). A hook for
-    /// [`Search::with_known`](crate::nimber_search::Search::with_known).
+    /// [`Search::with_known`](crate::nimber_search::Search::with_known); the search also asks
+    /// [`Board::known`], which knows the half turn (of this and of a first-player win).
     ///
     /// ```
     /// use grundy::board::Cram;
@@ -130,23 +131,25 @@ impl Cram {
     /// assert_eq!(Cram::new(3, 3).unwrap().mirror_zero(Cram::new(3, 3).unwrap().empty()), None);
     /// ```
     pub fn mirror_zero(&self, component: u128) -> Option<u32> {
-        let cols = self.grid.cols();
         if component == 0 || component & !self.grid.full() != 0 {
             return None;
         }
-        let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
-        let mut bits = component;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let (r, c) = (i / cols, i % cols);
-            r0 = r0.min(r);
-            r1 = r1.max(r);
-            c0 = c0.min(c);
-            c1 = c1.max(c);
+        if self.half_turn(component) == Fact::Exact(0) {
+            return Some(0);
         }
-        // (flip rows, flip columns): the half turn, the left-right and the top-bottom mirror.
-        for (fr, fc) in [(true, true), (false, true), (true, false)] {
+        let cols = self.grid.cols();
+        let (r0, r1, c0, c1) = self.grid.bounds(component);
+        // The mirrors: left-right, top-bottom. A free cell in the middle column (or the two
+        // middle ones) is its image or next to it: the common case, told at once.
+        for (fr, fc) in [(false, true), (true, false)] {
+            let middle = if fc {
+                self.column((c0 + c1) / 2) | self.column((c0 + c1 + 1) / 2)
+            } else {
+                self.row((r0 + r1) / 2) | self.row((r0 + r1 + 1) / 2)
+            };
+            if component & middle != 0 {
+                continue;
+            }
             let mut ok = true;
             let mut bits = component;
             while ok && bits != 0 {
@@ -155,14 +158,48 @@ impl Cram {
                 let (r, c) = (i / cols, i % cols);
                 let ri = if fr { r0 + r1 - r } else { r };
                 let ci = if fc { c0 + c1 - c } else { c };
-                let (dr, dc) = (r.abs_diff(ri), c.abs_diff(ci));
-                ok = component & self.grid.cell(ri, ci) != 0 && dr + dc > 1;
+                ok = component & self.grid.cell(ri, ci) != 0;
             }
             if ok {
                 return Some(0);
             }
         }
         None
+    }
+
+    /// The cells of column `c`.
+    fn column(&self, c: usize) -> u128 {
+        (0..self.grid.rows()).fold(0, |m, r| m | self.grid.cell(r, c))
+    }
+
+    /// The cells of row `r`.
+    fn row(&self, r: usize) -> u128 {
+        low_bits(self.grid.cols()) << (r * self.grid.cols())
+    }
+
+    /// What the half turn about `component`'s centre tells of its value, when the component is
+    /// its own image. Centre on a grid vertex, or on a cell or between two cells that are not
+    /// free: no cell is its image or next to it, and the second player wins by mirroring
+    /// (value 0). Centre between two free cells: the first player covers them and then
+    /// mirrors (not 0).
+    fn half_turn(&self, component: u128) -> Fact {
+        let (image, sr, sc) = self.grid.half_turn(component);
+        if image != component {
+            return Fact::Unknown;
+        }
+        // The cells at the centre: the one there, or the two it lies between.
+        let (r, c) = (sr / 2, sc / 2);
+        let centre = match (sr % 2, sc % 2) {
+            (1, 1) => return Fact::Exact(0),
+            (0, 0) => self.grid.cell(r, c),
+            (1, _) => self.grid.cell(r, c) | self.grid.cell(r + 1, c),
+            _ => self.grid.cell(r, c) | self.grid.cell(r, c + 1),
+        };
+        match (component & centre == 0, sr % 2 + sc % 2) {
+            (true, _) => Fact::Exact(0),
+            (false, 1) => Fact::Not(1),
+            (false, _) => Fact::Unknown,
+        }
     }
 }
 
@@ -224,6 +261,13 @@ impl Board for Cram {
 
     fn key(&self, component: u128) -> u128 {
         self.grid.canonical(component)
+    }
+
+    /// The half turn ([`Cram::mirror_zero`]): value 0 when the second player mirrors, not 0
+    /// when the first covers the two cells at the centre and then mirrors. (A mirror through a
+    /// middle line never fits a component: its middle column or columns would be empty.)
+    fn known(&self, component: u128) -> Fact {
+        self.half_turn(component)
     }
 }
 
@@ -427,6 +471,69 @@ mod tests {
         assert_eq!(cram.reduced(row).count_ones(), 2);
         let plus = g.cell(1, 1) | g.cell(0, 1) | g.cell(2, 1) | g.cell(1, 0) | g.cell(1, 2);
         assert_eq!(cram.reduced(plus).count_ones(), 2);
+    }
+
+    /// The half turn of the grid moves each cell where the cell-by-cell image is, and what
+    /// Cram knows by it holds against the brute force, on random centrally symmetric positions
+    /// (centre on a vertex, on a cell, between two cells; the centre cells free or not), whole
+    /// or in part: value 0 when it says so, not 0 when it says so; the search with it agrees.
+    #[test]
+    fn cram_half_turn_facts_hold() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let (mut zero, mut not_zero) = (0, 0);
+        for &(rows, cols) in &[(4, 5), (5, 5), (4, 6), (3, 7), (6, 4), (3, 8)] {
+            let cram = Cram::new(rows, cols).unwrap();
+            let g = cram.grid();
+            for _ in 0..40 {
+                // A random box inside the board, a random set in it, made symmetric.
+                let (h, w) = (
+                    2 + rng.below(rows as u64 - 1) as usize,
+                    2 + rng.below(cols as u64 - 1) as usize,
+                );
+                let (r0, c0) = (
+                    rng.below((rows - h + 1) as u64) as usize,
+                    rng.below((cols - w + 1) as u64) as usize,
+                );
+                // Each pair of cells (a cell and its image) free with odds 2 in 3.
+                let mut pos = 0u128;
+                for r in r0..r0 + h {
+                    for c in c0..c0 + w {
+                        let (ri, ci) = (2 * r0 + h - 1 - r, 2 * c0 + w - 1 - c);
+                        if (r, c) <= (ri, ci) && rng.below(3) != 0 {
+                            pos |= g.cell(r, c) | g.cell(ri, ci);
+                        }
+                    }
+                }
+                if pos == 0 {
+                    continue;
+                }
+                let mut image = 0u128;
+                let (b0, b1, d0, d1) = g.bounds(pos);
+                for i in 0..rows * cols {
+                    if pos >> i & 1 == 1 {
+                        image |= g.cell(b0 + b1 - i / cols, d0 + d1 - i % cols);
+                    }
+                }
+                assert_eq!(g.half_turn(pos).0, image);
+                let v = brute::values(pos, |p| plain_options(rows, cols, p))[&pos];
+                match cram.half_turn(pos) {
+                    Fact::Exact(x) => {
+                        assert_eq!((x, v), (0, 0), "{rows} x {cols} {pos:#x}");
+                        assert_eq!(cram.mirror_zero(pos), Some(0));
+                        zero += 1;
+                    }
+                    Fact::Not(bits) => {
+                        assert_eq!(bits, 1);
+                        assert_ne!(v, 0, "{rows} x {cols} {pos:#x}");
+                        not_zero += 1;
+                    }
+                    Fact::Unknown => {}
+                }
+                let mut search = Search::new(&cram, 1 << 16).unwrap();
+                assert_eq!(search.value(pos, &NoControl).unwrap(), v);
+            }
+        }
+        assert!(zero > 20 && not_zero > 20, "{zero} {not_zero}");
     }
 
     #[test]

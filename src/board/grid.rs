@@ -201,6 +201,28 @@ impl Grid {
         (r0, r1, c0, c1)
     }
 
+    /// `m`'s image under the half turn about the centre of its bounding box, and the doubled
+    /// centre `(r0 + r1, c0 + c1)` (each odd when the centre falls between two rows, columns).
+    ///
+    /// Cell `(r, c)`, bit `i`, goes to `(r0 + r1 - r, c0 + c1 - c)`, bit `k - i` for
+    /// `k = (r0 + r1) * cols + c0 + c1`: the bits reversed and shifted.
+    #[inline]
+    pub fn half_turn(&self, m: u128) -> (u128, usize, usize) {
+        if m == 0 {
+            return (0, 0, 0);
+        }
+        let (r0, r1, c0, c1) = self.bounds(m);
+        let (sr, sc) = (r0 + r1, c0 + c1);
+        let k = sr * self.cols + sc;
+        let rev = m.reverse_bits();
+        let image = if k <= 127 {
+            rev >> (127 - k)
+        } else {
+            rev << (k - 127)
+        };
+        (image, sr, sc)
+    }
+
     /// The key of a set of cells under translation and the 8 symmetries of the square: equal for
     /// two sets when one is the other moved, turned or mirrored, different otherwise.
     ///

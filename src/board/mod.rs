@@ -37,6 +37,18 @@ pub use graph::SimpleGraph;
 pub use grid::{Grid, MAX_CELLS};
 pub use node_kayles::NodeKayles;
 
+/// What a game knows of a component's value without searching it ([`Board::known`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact {
+    /// Nothing.
+    Unknown,
+    /// Its value.
+    Exact(u32),
+    /// Values below 32 it does not have (bit `v` for value `v`): `Not(1)` for a first-player
+    /// win.
+    Not(u32),
+}
+
 /// An impartial game whose positions are sets of at most 128 cells (a `u128` bitboard).
 ///
 /// A position may hold several components; a component is a position that [`Board::components`]
@@ -62,6 +74,13 @@ pub trait Board: Sync {
     /// the game's symmetries (at least the component itself: different components may share a
     /// key only if they have the same value).
     fn key(&self, component: u128) -> u128;
+
+    /// What the game knows of `component`'s value without a search (a theorem, such as a
+    /// strategy that wins it): [`Fact::Unknown`] by default. It must be right whenever it says
+    /// something; the search asks it once for each component its table knows nothing of.
+    fn known(&self, _component: u128) -> Fact {
+        Fact::Unknown
+    }
 
     /// A measure of how much work a component is (the search solves the smaller components of
     /// a sum first, and the table keeps the larger ones): its number of cells.
