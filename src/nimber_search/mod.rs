@@ -44,7 +44,7 @@ mod table;
 pub use parallel::Split;
 pub use table::Table;
 
-use crate::board::Board;
+use crate::board::{Board, Fact};
 use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::graph::Poller;
@@ -292,22 +292,28 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             .map(|v| v ^ x))
     }
 
-    /// What the table or the caller's hook knows of a component: its exact value, or the bits
-    /// of values below 32 it does not have.
+    /// What the table, the game ([`Board::known`]) or the caller's hook knows of a component:
+    /// its exact value, or the bits of values below 32 it does not have. The game and the hook
+    /// are asked only when the table knows nothing, and what they know goes into the table.
     #[inline]
     fn lookup(&mut self, c: u128, key: u128) -> (Option<u32>, u32) {
         let size = self.board.size(c);
         let (exact, not) = self.table_for(size).probe(key);
-        if exact.is_some() {
+        if exact.is_some() || not != 0 {
             return (exact, not);
         }
-        if not == 0 {
-            if let Some(v) = self.known.and_then(|f| f(c)) {
-                self.table_for(size).store_exact(key, v, size);
-                return (Some(v), 0);
+        let v = match self.board.known(c) {
+            Fact::Exact(v) => Some(v),
+            Fact::Not(not) => {
+                self.table_for(size).store_not(key, not, size);
+                return (None, not);
             }
+            Fact::Unknown => self.known.and_then(|f| f(c)),
+        };
+        if let Some(v) = v {
+            self.table_for(size).store_exact(key, v, size);
         }
-        (None, not)
+        (v, 0)
     }
 
     /// G(c), for a component `c` with key `key`: iterative deepening, "is G(c) = k?" for
@@ -340,8 +346,11 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         if self.nodes % HALT_NODES == 0 && self.halt.is_some_and(parallel::Halt::is_set) {
             return Err(Error::Interrupted);
         }
+        // The values below the first one not excluded are each some option's value (G is past
+        // them all): the options need not be asked for them.
+        let covered = not.trailing_ones();
         let mut nb = self.take();
-        let r = self.search_options(c, set, &mut nb, poll);
+        let r = self.search_options(c, set, covered, &mut nb, poll);
         self.pool.push(nb);
         let size = self.board.size(c);
         match r? {
@@ -365,11 +374,14 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     /// the largest candidate only count (they go first). So an option is asked only whether
     /// its value is one of `p`'s, but the largest; none needs asking when that is empty. G(c)
     /// is exact once every option is settled, and the search stops when `p` holds no
-    /// candidate.
+    /// candidate. When G(c) is known to be past `0..covered` (the table excludes them all), each
+    /// of those values is some option's, so `p` starts without them, and options are asked only
+    /// for the values above: "is G(c) = k?" after 0..k were excluded asks each option "= k?".
     fn search_options(
         &mut self,
         c: u128,
         set: u128,
+        covered: u32,
         nb: &mut Node,
         poll: &mut Poller,
     ) -> Result<Settled> {
@@ -381,7 +393,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             // G is at most n.
             return Ok(Settled::Within(!low_bits(n + 1)));
         }
-        let mut p = Values::new(n, set);
+        let mut p = Values::new(n, set, covered);
         // A few options at a time: their parts and keys, then the table's answers in one tight
         // loop (independent loads, so the cache misses overlap).
         let mut start = 0;
@@ -480,14 +492,18 @@ struct Values {
 }
 
 impl Values {
-    /// 0..=n, as far as the largest candidate of `set` (at most `n`, and not empty).
+    /// 0..=n, as far as the largest candidate of `set` (at most `n`, and not empty), less the
+    /// values `0..covered`, known to be values of options (not yet settled): each counts as a
+    /// value past the bound, so that the option that has it takes it out when settled, whatever
+    /// it answers.
     #[inline]
-    fn new(n: usize, set: u128) -> Values {
+    fn new(n: usize, set: u128, covered: u32) -> Values {
         let bound = 127 - set.leading_zeros();
+        let covered = covered.min(bound);
         Values {
-            bits: low_bits(bound as usize + 1),
+            bits: low_bits(bound as usize + 1) & !low_bits(covered as usize),
             bound,
-            over: n - bound as usize,
+            over: n - bound as usize + covered as usize,
         }
     }
 

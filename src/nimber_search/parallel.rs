@@ -354,7 +354,8 @@ fn split_in_set<B: Board + ?Sized>(
         return Ok(None);
     }
     s.nodes += 1;
-    let r = split_options(s, c, set, poll, sh, halt, depth)?;
+    // As in `Search::in_set`: the values excluded from 0 up are some options' values.
+    let r = split_options(s, c, set, not.trailing_ones(), poll, sh, halt, depth)?;
     let size = s.board.size(c);
     match r {
         Settled::Exact(g) => {
@@ -395,6 +396,7 @@ fn split_options<B: Board + ?Sized>(
     s: &mut Search<'_, B>,
     c: u128,
     set: u128,
+    covered: u32,
     poll: &mut Poller,
     sh: &Shared,
     halt: &Halt<'_>,
@@ -408,7 +410,7 @@ fn split_options<B: Board + ?Sized>(
     if set == 0 {
         return Ok(Settled::Within(!low_bits(n + 1)));
     }
-    let mut p = Values::new(n, set);
+    let mut p = Values::new(n, set, covered);
     let mut open = Vec::new();
     let mut parts = Vec::new();
     for &o in &opts {
