@@ -21,10 +21,11 @@
 //! Everything learnt goes into fixed-size [`Table`]s (the memory budget, split between a small
 //! table for components of a few cells and a large one), keyed by the components' canonical
 //! keys: exact values, and the values a component is known not to have. An option whose parts
-//! the tables all know costs no search (its parts' keys are all computed, then looked up in one
-//! pass); the others are searched easiest first (least sum of squared part sizes; among equal
-//! ones, in the board's order of options). A caller may give known values
-//! through [`Search::with_known`] (Cram's mirror strategy, for instance). The search polls its
+//! the tables all know costs no search (the options are looked up one by one, in the board's
+//! order, until one settles the question); the others are searched easiest first (least sum of
+//! squared part sizes; among equal ones, in the board's order of options). The game may know
+//! values without search ([`Board::known`]: Cram's symmetry strategies), and so may a caller,
+//! through [`Search::with_known`]. The search polls its
 //! [`Control`] every few thousand nodes (at most every
 //! [`POLL_INTERVAL`](crate::engine::POLL_INTERVAL)), with the nodes searched so far.
 //!
@@ -56,9 +57,6 @@ const SMALL_SIZE: u32 = 8;
 const SMALL_BUDGET: u64 = 2 << 20;
 /// The smallest table: one bucket.
 const MIN_BUDGET: u64 = table::BUCKET_BYTES;
-
-/// Options whose parts are looked up in the tables together.
-const PROBE_CHUNK: usize = 4;
 
 /// Nodes searched between two looks at the clock.
 const POLL_NODES: u64 = 1 << 12;
@@ -96,10 +94,9 @@ struct Pending {
 #[derive(Default)]
 struct Node {
     opts: Vec<u128>,
-    /// The options' parts, one option after the other (`bounds[i]` ends option `i`'s).
+    /// The options' parts, one option after the other.
     parts: Vec<u128>,
     keys: Vec<u128>,
-    bounds: Vec<usize>,
     pending: Vec<Pending>,
 }
 
@@ -265,7 +262,6 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         nb.opts.clear();
         nb.parts.clear();
         nb.keys.clear();
-        nb.bounds.clear();
         nb.pending.clear();
         nb
     }
@@ -394,61 +390,52 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             return Ok(Settled::Within(!low_bits(n + 1)));
         }
         let mut p = Values::new(n, set, covered);
-        // A few options at a time: their parts and keys, then the table's answers in one tight
-        // loop (independent loads, so the cache misses overlap).
-        let mut start = 0;
-        let mut next = 0;
-        while next < n {
-            let end_opt = (next + PROBE_CHUNK).min(n);
-            let first = nb.parts.len();
-            for &o in &nb.opts[next..end_opt] {
-                board.components(o, &mut nb.parts);
-                nb.bounds.push(nb.parts.len());
-            }
+        // Each option's parts and keys, and the tables' answers, one option at a time: an
+        // answer that settles the question spares the options after it (working out a few
+        // options ahead, so that their probes' cache misses overlap, costs more than it saves).
+        for i in 0..n {
+            let start = nb.parts.len();
+            board.components(nb.opts[i], &mut nb.parts);
+            let end = nb.parts.len();
             nb.keys
-                .extend(nb.parts[first..].iter().map(|&p| board.key(p)));
-            for i in next..end_opt {
-                let end = nb.bounds[i];
-                let mut known = 0;
-                let mut unknown = start;
-                for j in start..end {
-                    // Two equal parts add up to 0: both go.
-                    if let Some(d) = (start..unknown).find(|&d| nb.keys[d] == nb.keys[j]) {
-                        unknown -= 1;
-                        nb.parts.swap(d, unknown);
-                        nb.keys.swap(d, unknown);
-                        continue;
-                    }
-                    match self.lookup(nb.parts[j], nb.keys[j]).0 {
-                        Some(v) => known ^= v,
-                        None => {
-                            nb.parts.swap(unknown, j);
-                            nb.keys.swap(unknown, j);
-                            unknown += 1;
-                        }
+                .extend(nb.parts[start..].iter().map(|&p| board.key(p)));
+            let mut known = 0;
+            let mut unknown = start;
+            for j in start..end {
+                // Two equal parts add up to 0: both go.
+                if let Some(d) = (start..unknown).find(|&d| nb.keys[d] == nb.keys[j]) {
+                    unknown -= 1;
+                    nb.parts.swap(d, unknown);
+                    nb.keys.swap(d, unknown);
+                    continue;
+                }
+                match self.lookup(nb.parts[j], nb.keys[j]).0 {
+                    Some(v) => known ^= v,
+                    None => {
+                        nb.parts.swap(unknown, j);
+                        nb.keys.swap(unknown, j);
+                        unknown += 1;
                     }
                 }
-                if unknown == start {
-                    p.settle(Some(known));
-                    if !p.narrow(set) {
-                        return Ok(Settled::Within(p.excluded()));
-                    }
-                } else {
-                    let cost = (start..unknown)
-                        .map(|j| {
-                            let s = board.size(nb.parts[j]);
-                            s * s
-                        })
-                        .sum();
-                    nb.pending.push(Pending {
-                        parts: start..unknown,
-                        known,
-                        cost,
-                    });
-                }
-                start = end;
             }
-            next = end_opt;
+            if unknown == start {
+                p.settle(Some(known));
+                if !p.narrow(set) {
+                    return Ok(Settled::Within(p.excluded()));
+                }
+            } else {
+                let cost = (start..unknown)
+                    .map(|j| {
+                        let s = board.size(nb.parts[j]);
+                        s * s
+                    })
+                    .sum();
+                nb.pending.push(Pending {
+                    parts: start..unknown,
+                    known,
+                    cost,
+                });
+            }
         }
         // The easiest options first (the least sum of squared part sizes).
         nb.pending.sort_by_key(|q| q.cost);
