@@ -143,9 +143,9 @@ impl Cram {
         // middle ones) is its image or next to it: the common case, told at once.
         for (fr, fc) in [(false, true), (true, false)] {
             let middle = if fc {
-                self.column((c0 + c1) / 2) | self.column((c0 + c1 + 1) / 2)
+                self.column((c0 + c1) / 2) | self.column((c0 + c1).div_ceil(2))
             } else {
-                self.row((r0 + r1) / 2) | self.row((r0 + r1 + 1) / 2)
+                self.row((r0 + r1) / 2) | self.row((r0 + r1).div_ceil(2))
             };
             if component & middle != 0 {
                 continue;
