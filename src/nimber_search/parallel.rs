@@ -50,13 +50,15 @@ pub struct Split {
 }
 
 impl Default for Split {
-    /// Measured on Cram 4 x 9 to 5 x 9 with 2 threads: no thread idles (each runs about 0.55
-    /// to 0.7 of the one thread's time, for 5 to 30% more nodes in all); a deeper split or
-    /// a smaller size changed nothing measurable.
+    /// Measured on Cram 4 x 9 to 5 x 9 with 2 threads: no thread idles, and a deeper split
+    /// changed nothing measurable. Since the search learnt the half turn (`Board::known`), 2
+    /// threads search about 50% more nodes; on an idle 2-core machine they gave 5 x 8 (40
+    /// cells) 1.12x, and nothing to 4 x 9 and 5 x 7 (0.29 s and 0.44 s either way), so a
+    /// component under 40 cells is searched by one thread.
     fn default() -> Self {
         Split {
             depth: 2,
-            min_cells: 30,
+            min_cells: 40,
         }
     }
 }
