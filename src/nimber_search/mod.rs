@@ -382,17 +382,48 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         poll: &mut Poller,
     ) -> Result<Settled> {
         let board = self.board;
+        let mut p = match self.open_options(c, set, covered, nb) {
+            Opened::Settled(s) => return Ok(s),
+            Opened::Open(p) => p,
+        };
+        let set = set & low_bits(nb.opts.len() + 1);
+        for q in &nb.pending {
+            let wanted = p.wanted();
+            if wanted == 0 {
+                p.settle(None);
+            } else {
+                let parts = &mut nb.parts[q.parts.clone()];
+                parts.sort_unstable_by_key(|&r| board.size(r));
+                let v = self.sum_in_set(parts, xor_set(wanted, q.known), poll)?;
+                p.settle(v.map(|v| v ^ q.known));
+            }
+            if !p.narrow(set) {
+                return Ok(Settled::Within(p.excluded()));
+            }
+        }
+        match p.exact() {
+            Some(g) => Ok(Settled::Exact(g)),
+            None => Err(too_large()),
+        }
+    }
+
+    /// A node's first half, the same for one thread and for a split node: the options of `c`
+    /// into `nb.opts`, each option's parts and keys, two equal parts cancelled, and the
+    /// tables' answers, one option at a time (an answer that settles the question spares the
+    /// options after it; working out a few options ahead, so that their probes' cache misses
+    /// overlap, costs more than it saves). Either that settles the node, or `nb.pending` holds
+    /// the options still to search, easiest first (the least sum of squared part sizes; among
+    /// equal ones, the board's order), and the values G may still have are returned.
+    fn open_options(&mut self, c: u128, set: u128, covered: u32, nb: &mut Node) -> Opened {
+        let board = self.board;
         board.ordered_options(c, &mut nb.opts);
         let n = nb.opts.len();
         let set = set & low_bits(n + 1);
         if set == 0 {
             // G is at most n.
-            return Ok(Settled::Within(!low_bits(n + 1)));
+            return Opened::Settled(Settled::Within(!low_bits(n + 1)));
         }
         let mut p = Values::new(n, set, covered);
-        // Each option's parts and keys, and the tables' answers, one option at a time: an
-        // answer that settles the question spares the options after it (working out a few
-        // options ahead, so that their probes' cache misses overlap, costs more than it saves).
         for i in 0..n {
             let start = nb.parts.len();
             board.components(nb.opts[i], &mut nb.parts);
@@ -421,7 +452,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             if unknown == start {
                 p.settle(Some(known));
                 if !p.narrow(set) {
-                    return Ok(Settled::Within(p.excluded()));
+                    return Opened::Settled(Settled::Within(p.excluded()));
                 }
             } else {
                 let cost = (start..unknown)
@@ -437,27 +468,16 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                 });
             }
         }
-        // The easiest options first (the least sum of squared part sizes).
+        // Stable: among equal costs, the board's order.
         nb.pending.sort_by_key(|q| q.cost);
-        for q in &nb.pending {
-            let wanted = p.wanted();
-            if wanted == 0 {
-                p.settle(None);
-            } else {
-                let parts = &mut nb.parts[q.parts.clone()];
-                parts.sort_unstable_by_key(|&r| board.size(r));
-                let v = self.sum_in_set(parts, xor_set(wanted, q.known), poll)?;
-                p.settle(v.map(|v| v ^ q.known));
-            }
-            if !p.narrow(set) {
-                return Ok(Settled::Within(p.excluded()));
-            }
-        }
-        match p.exact() {
-            Some(g) => Ok(Settled::Exact(g)),
-            None => Err(too_large()),
-        }
+        Opened::Open(p)
     }
+}
+
+/// What [`Search::open_options`] leaves: a settled node, or the values G may still have.
+enum Opened {
+    Settled(Settled),
+    Open(Values),
 }
 
 /// What a search of a component's options settled.

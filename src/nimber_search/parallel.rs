@@ -30,7 +30,7 @@
 //! assert_eq!(search.value_threads(cram.empty(), &NoControl, Some(&pool), split).unwrap(), 2);
 //! ```
 
-use super::{low_bits, too_large, xor_set, Search, Settled, Values};
+use super::{low_bits, too_large, xor_set, Opened, Search, Settled, Values};
 use crate::board::Board;
 use crate::engine::Control;
 use crate::error::{Error, Result};
@@ -371,12 +371,11 @@ fn split_in_set<B: Board + ?Sized>(
     }
 }
 
-/// An option not settled by the tables: its parts to search (sorted by size), the XOR of the
-/// known ones, and its cost (the sum of squared part sizes).
+/// An option not settled by the tables: its parts to search (sorted by size) and the XOR of
+/// the known ones.
 struct Open {
     parts: Vec<u128>,
     known: u32,
-    cost: u32,
 }
 
 /// What the threads of one split node share.
@@ -405,57 +404,29 @@ fn split_options<B: Board + ?Sized>(
     depth: u32,
 ) -> Result<Settled> {
     let board = s.board;
-    let mut opts = Vec::new();
-    board.ordered_options(c, &mut opts);
-    let n = opts.len();
+    // The first half of the node as one thread does it; its options left, each with its
+    // parts (smallest first) of its own, to be shared among the threads.
+    let mut nb = s.take();
+    let opened = s.open_options(c, set, covered, &mut nb);
+    let n = nb.opts.len();
+    let open: Vec<Open> = nb
+        .pending
+        .iter()
+        .map(|q| {
+            let mut parts = nb.parts[q.parts.clone()].to_vec();
+            parts.sort_unstable_by_key(|&r| board.size(r));
+            Open {
+                parts,
+                known: q.known,
+            }
+        })
+        .collect();
+    s.pool.push(nb);
+    let mut p = match opened {
+        Opened::Settled(done) => return Ok(done),
+        Opened::Open(p) => p,
+    };
     let set = set & low_bits(n + 1);
-    if set == 0 {
-        return Ok(Settled::Within(!low_bits(n + 1)));
-    }
-    let mut p = Values::new(n, set, covered);
-    let mut open = Vec::new();
-    let mut parts = Vec::new();
-    for &o in &opts {
-        parts.clear();
-        board.components(o, &mut parts);
-        // Two equal parts add up to 0: both go.
-        let mut keyed: Vec<(u128, u128)> = parts.iter().map(|&q| (board.key(q), q)).collect();
-        keyed.sort_unstable();
-        let mut kept = Vec::with_capacity(keyed.len());
-        let mut i = 0;
-        while i < keyed.len() {
-            if i + 1 < keyed.len() && keyed[i].0 == keyed[i + 1].0 {
-                i += 2;
-            } else {
-                kept.push(keyed[i]);
-                i += 1;
-            }
-        }
-        let mut known = 0;
-        let mut unknown = Vec::new();
-        for (k, q) in kept {
-            match s.lookup(q, k).0 {
-                Some(v) => known ^= v,
-                None => unknown.push(q),
-            }
-        }
-        if unknown.is_empty() {
-            p.settle(Some(known));
-            if !p.narrow(set) {
-                return Ok(Settled::Within(p.excluded()));
-            }
-        } else {
-            unknown.sort_unstable_by_key(|&q| board.size(q));
-            let cost = unknown.iter().map(|&q| board.size(q).pow(2)).sum();
-            open.push(Open {
-                parts: unknown,
-                known,
-                cost,
-            });
-        }
-    }
-    // Stable: among equal costs, the board's order.
-    open.sort_by_key(|q| q.cost);
     // The easiest option alone, on this thread, when its own options split.
     let rest = match open.first() {
         Some(first) if splits(s, &first.parts, sh, depth + 1) => {
