@@ -447,21 +447,25 @@ mod tests {
 
     use crate::engine::testing::Rng;
 
+    /// A random rule of one to five moves of at most 3 a heap, and its moves.
+    fn random_game(rng: &mut Rng, unbounded: bool) -> (TwoHeap, Vec<(u64, u64)>, bool) {
+        let m = 1 + rng.below(5) as usize;
+        let moves: Vec<(u64, u64)> = (0..m)
+            .map(|_| loop {
+                let v = (rng.below(4), rng.below(4));
+                if v != (0, 0) {
+                    break v;
+                }
+            })
+            .collect();
+        (TwoHeap::new(&moves, unbounded).unwrap(), moves, unbounded)
+    }
+
     #[test]
     fn misere_grids_match_the_naive_walk() {
         let mut rng = Rng(0x0BAD_5EED_1234_5678);
         for round in 0..60 {
-            let m = 1 + rng.below(5) as usize;
-            let moves: Vec<(u64, u64)> = (0..m)
-                .map(|_| loop {
-                    let v = (rng.below(4), rng.below(4));
-                    if v != (0, 0) {
-                        break v;
-                    }
-                })
-                .collect();
-            let unbounded = round % 2 == 0;
-            let game = TwoHeap::new(&moves, unbounded).unwrap();
+            let (game, moves, unbounded) = random_game(&mut rng, round % 2 == 0);
             let (r, c) = [(7, 40), (40, 7), (70, 70)][round % 3];
             assert_eq!(
                 game.misere_grid(r, c, &NoControl).unwrap(),
@@ -514,17 +518,7 @@ mod tests {
     fn random_games_match_the_naive_grid() {
         let mut rng = Rng(0x1234_5678_9ABC_DEF1);
         for round in 0..60 {
-            let m = 1 + rng.below(5) as usize;
-            let moves: Vec<(u64, u64)> = (0..m)
-                .map(|_| loop {
-                    let v = (rng.below(4), rng.below(4));
-                    if v != (0, 0) {
-                        break v;
-                    }
-                })
-                .collect();
-            let unbounded = round % 2 == 0;
-            let game = TwoHeap::new(&moves, unbounded).unwrap();
+            let (game, moves, unbounded) = random_game(&mut rng, round % 2 == 0);
             // Tall, wide and big enough for the parallel path.
             let (r, c) = [(7, 40), (40, 7), (70, 70)][round % 3];
             assert_eq!(

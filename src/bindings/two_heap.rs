@@ -49,15 +49,9 @@ impl TwoHeap {
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let ctl = PyControl {
-            slot: ErrSlot::default(),
-            progress,
-        };
-        let inner = &self.inner;
-        let v = py
-            .detach(|| on_threads(threads, &ctl, |c| inner.grid(rows, cols, c)).and_then(|r| r))
-            .map_err(|e| ctl.slot.raise(e))?;
-        Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
+        grid_array(py, rows, cols, progress, threads, |c| {
+            self.inner.grid(rows, cols, c)
+        })
     }
 
     /// The misère outcomes of (a, b) for a < rows, b < cols as a (rows, cols) bool array (True:
@@ -71,18 +65,29 @@ impl TwoHeap {
         progress: Option<Py<PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let ctl = PyControl {
-            slot: ErrSlot::default(),
-            progress,
-        };
-        let inner = &self.inner;
-        let v = py
-            .detach(|| {
-                on_threads(threads, &ctl, |c| inner.misere_grid(rows, cols, c)).and_then(|r| r)
-            })
-            .map_err(|e| ctl.slot.raise(e))?;
-        Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
+        grid_array(py, rows, cols, progress, threads, |c| {
+            self.inner.misere_grid(rows, cols, c)
+        })
     }
+}
+
+/// A grid computed by `f` without the GIL on `threads` threads, as a (rows, cols) array.
+fn grid_array<'py, T: numpy::Element + Send>(
+    py: Python<'py>,
+    rows: usize,
+    cols: usize,
+    progress: Option<Py<PyAny>>,
+    threads: Option<usize>,
+    f: impl FnOnce(&dyn crate::engine::Control) -> crate::Result<Vec<T>> + Send,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ctl = PyControl {
+        slot: ErrSlot::default(),
+        progress,
+    };
+    let v = py
+        .detach(|| on_threads(threads, &ctl, f).and_then(|r| r))
+        .map_err(|e| ctl.slot.raise(e))?;
+    Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
 }
 
 /// What `values` (uint32, G(0..n) of some sequence) shows of an (arithmetic) period: a dict with

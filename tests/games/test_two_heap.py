@@ -105,6 +105,20 @@ def test_big_parallel_grid_against_the_naive_one():
     assert (w1 == w2).all()
 
 
+def plain_misere_p(opts):
+    """Whether a position is a misère P-position, by plain recursion over ``opts``: it has an option,
+    and every option is N."""
+    memo: dict = {}
+
+    def misere_p(s):
+        if s not in memo:
+            o = opts(s)
+            memo[s] = bool(o) and all(not misere_p(x) for x in o)
+        return memo[s]
+
+    return misere_p
+
+
 def test_values_outcomes_and_moves():
     w = gr.wythoff()
     assert w.value((3, 5)) == 0 and w.outcome((5, 3)) == "P" and w.outcome((2, 2)) == "N"
@@ -115,15 +129,7 @@ def test_values_outcomes_and_moves():
         want = [o for o in w.options((6, 4)) if w.value(o) == target]
         assert w.winning_options((6, 4), target) == want
     # Misère: against plain recursion.
-    opts = rule_options([(1, 0), (0, 1), (1, 1)], True)
-    memo: dict = {}
-
-    def misere_p(s):
-        if s not in memo:
-            o = opts(s)
-            memo[s] = bool(o) and all(not misere_p(x) for x in o)
-        return memo[s]
-
+    misere_p = plain_misere_p(rule_options([(1, 0), (0, 1), (1, 1)], True))
     for a in range(6):
         for b in range(6):
             assert w.outcome((a, b), misere=True) == ("P" if misere_p((a, b)) else "N")
@@ -132,15 +138,7 @@ def test_values_outcomes_and_moves():
 def test_misere_outcomes_of_bounded_rules_and_far_positions():
     # A bounded rule against plain recursion, over a grid that takes the core's parallel path.
     moves = [(1, 2), (2, 0), (0, 3), (1, 1)]
-    g, opts = gr.TwoHeapGame(moves), rule_options(moves, False)
-    memo: dict = {}
-
-    def misere_p(s):
-        if s not in memo:
-            o = opts(s)
-            memo[s] = bool(o) and all(not misere_p(x) for x in o)
-        return memo[s]
-
+    g, misere_p = gr.TwoHeapGame(moves), plain_misere_p(rule_options(moves, False))
     for a in range(0, 40, 3):
         for b in range(0, 40, 5):
             assert g.outcome((a, b), misere=True) == ("P" if misere_p((a, b)) else "N"), (a, b)
