@@ -57,7 +57,16 @@ def _start(body: str, env: dict[str, str] | None = None) -> subprocess.Popen[str
         env=full,
     )
     assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
+    # Byte by byte from the pipe itself: readline() could buffer the child's next line too (a work
+    # refused at once prints it right after "ready"), and communicate() reads the pipe past that
+    # buffer, so the line would be lost.
+    line = b""
+    while not line.endswith(b"\n"):
+        byte = os.read(proc.stdout.fileno(), 1)
+        if not byte:
+            break
+        line += byte
+    assert line.strip() == b"ready"
     return proc
 
 
