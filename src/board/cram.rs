@@ -413,6 +413,13 @@ mod tests {
         }
     }
 
+    /// A random set of the first `n` cells, each free with probability 2/3.
+    fn random_cells(rng: &mut Rng, n: usize) -> u128 {
+        (0..n)
+            .filter(|_| rng.below(3) != 0)
+            .fold(0, |m, i| m | 1 << i)
+    }
+
     /// Dropping extra tufts and bridges keeps the value (plain mex on both, no search), and
     /// does drop cells: a row of three is a domino, a plus sign of five is a domino; cutting
     /// at repeated moves keeps it too.
@@ -423,12 +430,7 @@ mod tests {
         let cram = Cram::new(rows, cols).unwrap();
         let mut dropped = 0;
         for _ in 0..120 {
-            let mut pos = 0u128;
-            for i in 0..rows * cols {
-                if rng.below(3) != 0 {
-                    pos |= 1 << i;
-                }
-            }
+            let pos = random_cells(&mut rng, rows * cols);
             // The search's order holds the same options; the public order is the plain one.
             let (mut plain, mut ordered) = (Vec::new(), Vec::new());
             cram.options(pos, &mut plain);
@@ -448,12 +450,7 @@ mod tests {
         // The components (reduced, split at repeated moves) add up to the whole.
         let mut split = 0;
         for _ in 0..120 {
-            let mut pos = 0u128;
-            for i in 0..rows * cols {
-                if rng.below(3) != 0 {
-                    pos |= 1 << i;
-                }
-            }
+            let pos = random_cells(&mut rng, rows * cols);
             let mut parts = Vec::new();
             cram.components(pos, &mut parts);
             let mut regions = 0;

@@ -288,15 +288,7 @@ impl Grid {
     /// [`Grid::canonical`] of any set.
     fn canonical_wide(&self, m: u128) -> u128 {
         let cols = self.cols;
-        let r0 = m.trailing_zeros() as usize / cols;
-        let r1 = (127 - m.leading_zeros() as usize) / cols;
-        let row_mask = low_bits(cols);
-        let mut col_union = 0u128;
-        for r in r0..=r1 {
-            col_union |= (m >> (r * cols)) & row_mask;
-        }
-        let c0 = col_union.trailing_zeros() as usize;
-        let c1 = 127 - col_union.leading_zeros() as usize;
+        let (r0, r1, c0, c1) = self.bounds(m);
         let (h, w) = (r1 - r0 + 1, c1 - c0 + 1);
         // Every cell's column is at least c0, so this shift moves no cell into another row.
         let m = m >> (r0 * cols + c0);

@@ -104,6 +104,15 @@ struct Flag<'s> {
     told: AtomicU64,
 }
 
+impl<'s> Flag<'s> {
+    fn new(shared: &'s Shared) -> Self {
+        Flag {
+            shared,
+            told: AtomicU64::new(0),
+        }
+    }
+}
+
 impl Control for Flag<'_> {
     fn check(&self, done: u64, _total: u64) -> Result<()> {
         let before = self.told.swap(done, Ordering::Relaxed);
@@ -133,17 +142,11 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         pool: Option<&rayon::ThreadPool>,
         split: Split,
     ) -> Result<u32> {
-        let mut parts = Vec::new();
-        self.board.components(pos, &mut parts);
-        self.sort_parts(&mut parts);
-        if !self.splits(&parts, pool, split) {
+        let Some(parts) = self.split_parts(pos, pool, split) else {
             return self.value(pos, ctl);
-        }
+        };
         self.on_pool(ctl, pool, split, |s, sh| {
-            let flag = Flag {
-                shared: sh,
-                told: AtomicU64::new(0),
-            };
+            let flag = Flag::new(sh);
             let mut poll = Poller::new(&flag, 0);
             let mut v = 0;
             for &c in &parts {
@@ -164,21 +167,29 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         pool: Option<&rayon::ThreadPool>,
         split: Split,
     ) -> Result<bool> {
-        let mut parts = Vec::new();
-        self.board.components(pos, &mut parts);
-        self.sort_parts(&mut parts);
-        if !self.splits(&parts, pool, split) {
+        let Some(parts) = self.split_parts(pos, pool, split) else {
             return self.is_zero(pos, ctl);
-        }
+        };
         self.on_pool(ctl, pool, split, |s, sh| {
-            let flag = Flag {
-                shared: sh,
-                told: AtomicU64::new(0),
-            };
+            let flag = Flag::new(sh);
             let mut poll = Poller::new(&flag, 0);
             let halt = &sh.stop;
             Ok(split_sum_in_set(s, &parts, 1, &mut poll, sh, halt, 0)? == Some(0))
         })
+    }
+
+    /// The components of `pos`, sorted by size, when a parallel search of it pays; None when
+    /// the plain search takes it (see [`Search::value_threads`]).
+    fn split_parts(
+        &self,
+        pos: u128,
+        pool: Option<&rayon::ThreadPool>,
+        split: Split,
+    ) -> Option<Vec<u128>> {
+        let mut parts = Vec::new();
+        self.board.components(pos, &mut parts);
+        self.sort_parts(&mut parts);
+        self.splits(&parts, pool, split).then_some(parts)
     }
 
     /// Whether a position of components `parts` (sorted by size) is worth splitting.
@@ -515,10 +526,7 @@ fn split_options<B: Board + ?Sized>(
     };
     // A search per thread (this one's too: each counts its own nodes), halted by `mine`.
     let run = |mut w: Search<'_, B>| {
-        let flag = Flag {
-            shared: sh,
-            told: AtomicU64::new(0),
-        };
+        let flag = Flag::new(sh);
         let mut poll = Poller::new(&flag, 0);
         take(&mut w, &mut poll);
         let _ = flag.check(w.nodes, 0);
