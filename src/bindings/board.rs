@@ -9,14 +9,11 @@ use super::{reentrancy_error, ErrSlot, PyControl};
 use crate::board::{ArcKayles, Board, Chomp, Cram, NodeKayles, SimpleGraph};
 use crate::engine::Control;
 use crate::error::{Error, Result};
-use crate::nimber_search::{Known, Search, SearchStats, Split};
+use crate::nimber_search::{Search, SearchStats, Split};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::{Mutex, TryLockError};
 use std::time::Duration;
-
-/// A caller's known values, owned.
-type KnownBox = dyn Fn(u128) -> Option<u32> + Send + Sync;
 
 /// What a board game must say beyond [`Board`]: which sets of cells are its positions.
 trait Positions: Board + Send + 'static {
@@ -98,26 +95,18 @@ type Pool<'p> = Option<&'p rayon::ThreadPool>;
 struct Solver<B: Positions> {
     /// Declared first: it borrows the two below, and must be dropped before them.
     search: Search<'static, B>,
-    _known: Option<Leaked<KnownBox>>,
     board: Leaked<B>,
 }
 
 impl<B: Positions> Solver<B> {
-    /// The search takes `budget` bytes; `known` makes the caller's known values from the board.
-    fn new(board: B, budget: u64, known: Option<fn(&'static B) -> Box<KnownBox>>) -> Result<Self> {
+    /// The search takes `budget` bytes. (What a game knows without search, Cram's symmetry
+    /// strategies, the search asks of the board itself: [`Board::known`].)
+    fn new(board: B, budget: u64) -> Result<Self> {
         let board = Leaked::new(Box::new(board));
-        // SAFETY: the board and the known values go only to `search`, declared before them.
+        // SAFETY: the board goes only to `search`, declared before it.
         let b = unsafe { board.get() };
-        let known = known.map(|k| Leaked::new(k(b)));
-        let mut search = Search::new(b, budget)?;
-        if let Some(k) = &known {
-            // SAFETY: as above.
-            let k: &'static Known<'static> = unsafe { k.get() };
-            search = search.with_known(k);
-        }
         Ok(Solver {
-            search,
-            _known: known,
+            search: Search::new(b, budget)?,
             board,
         })
     }
@@ -157,11 +146,6 @@ impl<B: Positions> Solve for Solver<B> {
     }
 }
 
-/// Cram's mirror strategy as known values.
-fn cram_mirror(cram: &'static Cram) -> Box<KnownBox> {
-    Box::new(move |c| cram.mirror_zero(c))
-}
-
 /// A board game of [`crate::board`], its positions as sets of free cells (remaining vertices)
 /// in Python ints, bit `i` for cell `i` (`r * cols + c` on a board).
 #[pyclass(module = "grundy._core", frozen)]
@@ -186,14 +170,10 @@ fn make(
         None => SimpleGraph::grid(rows, cols),
     };
     Ok(match kind {
-        "cram" => Box::new(Solver::new(
-            Cram::new(rows, cols)?,
-            memory,
-            Some(cram_mirror),
-        )?),
-        "chomp" => Box::new(Solver::new(Chomp::new(rows, cols)?, memory, None)?),
-        "node_kayles" => Box::new(Solver::new(NodeKayles::new(graph()?), memory, None)?),
-        "arc_kayles" => Box::new(Solver::new(ArcKayles::new(graph()?), memory, None)?),
+        "cram" => Box::new(Solver::new(Cram::new(rows, cols)?, memory)?),
+        "chomp" => Box::new(Solver::new(Chomp::new(rows, cols)?, memory)?),
+        "node_kayles" => Box::new(Solver::new(NodeKayles::new(graph()?), memory)?),
+        "arc_kayles" => Box::new(Solver::new(ArcKayles::new(graph()?), memory)?),
         _ => {
             return Err(Error::Invalid(format!(
                 "no board game {kind:?}: cram, chomp, node_kayles or arc_kayles"

@@ -1,8 +1,8 @@
 //! [`Leaked`]: a box whose contents a `nimber_search::Search` may borrow for `'static`, so that a
 //! Python object can own a board and the search over it together (`BoardGame`, `StateSearch`).
 //!
-//! `Search` borrows its board (and its known values); an owning search would need its tables
-//! split from the board it reads. Until then this is the one place that unsafety lives.
+//! `Search` borrows its board; an owning search would need its tables split from the board it
+//! reads. Until then this is the one place that unsafety lives.
 
 use std::ptr::NonNull;
 
