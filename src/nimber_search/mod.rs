@@ -327,6 +327,26 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     /// For a component `c` with key `key`: `Some(G(c))` when the search settled G(c) (always
     /// when it is in `set`), `None` when G(c) is not in `set`.
     fn in_set(&mut self, c: u128, key: u128, set: u128, poll: &mut Poller) -> Result<Option<u32>> {
+        self.node(c, key, set, poll, |s, set, covered, poll| {
+            let mut nb = s.take();
+            let r = s.search_options(c, set, covered, &mut nb, poll);
+            s.pool.push(nb);
+            r
+        })
+    }
+
+    /// A node, whoever searches its options (`search`; a split node shares them among threads):
+    /// the tables' answer when they have one; else `search(self, set, covered, poll)` on the
+    /// candidates they leave, its answer stored. `covered`: the values excluded from 0 up, each
+    /// some option's value (G is past them all), which the options need not be asked for.
+    fn node(
+        &mut self,
+        c: u128,
+        key: u128,
+        set: u128,
+        poll: &mut Poller,
+        search: impl FnOnce(&mut Self, u128, u32, &mut Poller) -> Result<Settled>,
+    ) -> Result<Option<u32>> {
         let (exact, not) = self.lookup(c, key);
         if let Some(v) = exact {
             return Ok(Some(v));
@@ -342,12 +362,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         if self.nodes % HALT_NODES == 0 && self.halt.is_some_and(parallel::Halt::is_set) {
             return Err(Error::Interrupted);
         }
-        // The values below the first one not excluded are each some option's value (G is past
-        // them all): the options need not be asked for them.
-        let covered = not.trailing_ones();
-        let mut nb = self.take();
-        let r = self.search_options(c, set, covered, &mut nb, poll);
-        self.pool.push(nb);
+        let r = search(self, set, not.trailing_ones(), poll);
         let size = self.board.size(c);
         match r? {
             Settled::Exact(g) => {

@@ -358,28 +358,9 @@ fn split_in_set<B: Board + ?Sized>(
     halt: &Halt<'_>,
     depth: u32,
 ) -> Result<Option<u32>> {
-    let (exact, not) = s.lookup(c, key);
-    if let Some(v) = exact {
-        return Ok(Some(v));
-    }
-    let set = set & !u128::from(not);
-    if set == 0 {
-        return Ok(None);
-    }
-    s.nodes += 1;
-    // As in `Search::in_set`: the values excluded from 0 up are some options' values.
-    let r = split_options(s, c, set, not.trailing_ones(), poll, sh, halt, depth)?;
-    let size = s.board.size(c);
-    match r {
-        Settled::Exact(g) => {
-            s.table_for(size).store_exact(key, g, size);
-            Ok(Some(g))
-        }
-        Settled::Within(excluded) => {
-            s.table_for(size).store_not(key, excluded as u32, size);
-            Ok(None)
-        }
-    }
+    s.node(c, key, set, poll, |s, set, covered, poll| {
+        split_options(s, c, set, covered, poll, sh, halt, depth)
+    })
 }
 
 /// An option not settled by the tables: its parts to search (sorted by size) and the XOR of
