@@ -19,7 +19,8 @@
 //! assert_eq!(search.value(ring, &NoControl).unwrap(), 0);
 //! ```
 
-use super::grid::{low_bits, Grid, MAX_CELLS};
+use super::bits::Bits;
+use super::grid::{low_bits, Grid, Shifts, MAX_CELLS};
 use super::{Board, Fact};
 use crate::error::{Error, Result};
 
@@ -35,21 +36,21 @@ impl Cram {
     /// The regions of a reduced position `p`, where a horizontal domino that only repeats a
     /// vertical one does not link its two cells ([`Cram::cut`]); a region so split off is
     /// reduced and split again.
-    fn split(&self, p: u128, out: &mut Vec<u128>) {
-        let cut = self.cut(p);
+    fn split<T: Bits>(g: &Shifts<T>, p: T, out: &mut Vec<u128>) {
+        let cut = Self::cut(g, p);
         let mut rest = p;
-        while rest != 0 {
-            let region = self.grid.region_cut(rest & rest.wrapping_neg(), rest, cut);
+        while rest != T::ZERO {
+            let region = g.region_cut(rest.lowest(), rest, cut);
             rest &= !region;
-            if cut != 0 && region != p {
-                let r = self.reduced(region);
+            if cut != T::ZERO && region != p {
+                let r = Self::reduced(g, region);
                 if r != region {
-                    self.split(r, out);
+                    Self::split(g, r, out);
                     continue;
                 }
             }
             if region.count_ones() > 1 {
-                out.push(region);
+                out.push(region.to_u128());
             }
         }
     }
@@ -60,9 +61,8 @@ impl Cram {
     /// as placing `a w` leaves `u` a tuft of `i`: the same game. The block's two columns are
     /// then independent: every move inside either keeps that true (or turns the corners into
     /// extra tufts of one star), and a move across repeats one inside.
-    fn cut(&self, p: u128) -> u128 {
-        let g = &self.grid;
-        let cols = g.cols() as u32;
+    fn cut<T: Bits>(g: &Shifts<T>, p: T) -> T {
+        let cols = g.cols();
         let (l, r, u, d) = g.neighbour_sides(p);
         // Free cells whose only free neighbours are right and below (a top left corner), left
         // and above (bottom right), left and below (top right), right and above (bottom left).
@@ -71,7 +71,7 @@ impl Cram {
         let tr = p & l & d & !r & !u;
         let bl = p & r & u & !l & !d;
         // (No shift past the word: a board of one row has no such block.)
-        let first = tl & br.checked_shr(cols + 1).unwrap_or(0);
+        let first = tl & br.shr_or_zero(cols + 1);
         let second = bl & (tr << (cols - 1)) & g.full();
         first | g.down(first) | second | g.up(second)
     }
@@ -205,17 +205,9 @@ impl Cram {
 
 impl Board for Cram {
     fn options(&self, pos: u128, out: &mut Vec<u128>) {
-        let mut h = self.grid.horizontal_pairs(pos);
-        while h != 0 {
-            let b = h & h.wrapping_neg();
-            h ^= b;
-            out.push(pos & !(b | b << 1));
-        }
-        let mut v = self.grid.vertical_pairs(pos);
-        while v != 0 {
-            let b = v & v.wrapping_neg();
-            v ^= b;
-            out.push(pos & !(b | self.grid.down(b)));
+        match self.grid.narrow() {
+            Some(g) => Self::push_options(g, pos as u64, out),
+            None => Self::push_options(self.grid.wide(), pos, out),
         }
     }
 
@@ -255,8 +247,12 @@ impl Board for Cram {
     }
 
     fn components(&self, pos: u128, out: &mut Vec<u128>) {
-        // Cells with a free neighbour (the others can never be covered), simplified.
-        self.split(self.reduced(pos), out);
+        // Cells with a free neighbour (the others can never be covered), simplified; in a u64
+        // when the board fits one.
+        match self.grid.narrow() {
+            Some(g) => Self::split(g, Self::reduced(g, pos as u64), out),
+            None => Self::split(self.grid.wide(), Self::reduced(self.grid.wide(), pos), out),
+        }
     }
 
     fn key(&self, component: u128) -> u128 {
@@ -272,6 +268,23 @@ impl Board for Cram {
 }
 
 impl Cram {
+    /// [`Board::options`] in the word `T`: horizontal dominoes, then vertical ones, each in the
+    /// order of their first cell.
+    fn push_options<T: Bits>(g: &Shifts<T>, pos: T, out: &mut Vec<u128>) {
+        let mut h = g.horizontal_pairs(pos);
+        while h != T::ZERO {
+            let b = h.lowest();
+            h ^= b;
+            out.push((pos & !(b | b << 1)).to_u128());
+        }
+        let mut v = g.vertical_pairs(pos);
+        while v != T::ZERO {
+            let b = v.lowest();
+            v ^= b;
+            out.push((pos & !(b | g.down(b))).to_u128());
+        }
+    }
+
     /// `pos` less cells that do not change its value, as long as some go: dead cells (no free
     /// neighbour), all but one of the tufts of a cell, and bridges.
     ///
@@ -282,8 +295,7 @@ impl Cram {
     /// second player answers a move on b and a star s in one by the move on s and its tuft in
     /// the other (the two positions are then the same), and any other move by the same move in
     /// the other; a star keeps its tuft until it is covered, so the answer is always there.
-    fn reduced(&self, pos: u128) -> u128 {
-        let g = &self.grid;
+    fn reduced<T: Bits>(g: &Shifts<T>, pos: T) -> T {
         let mut p = pos;
         loop {
             // Free cells with a free neighbour left, right, above, below.
@@ -413,6 +425,38 @@ mod tests {
         }
     }
 
+    /// [`Cram::reduced`] in the wide word.
+    fn reduced(cram: &Cram, pos: u128) -> u128 {
+        Cram::reduced(cram.grid.wide(), pos)
+    }
+
+    /// The narrow word (boards of at most 64 cells) computes the same options, components,
+    /// bounds and keys as the wide one, on random positions of boards up to 64 cells.
+    #[test]
+    fn cram_narrow_word_agrees_with_wide() {
+        let mut rng = Rng(11);
+        for (rows, cols) in [(4, 9), (5, 7), (8, 8), (7, 9), (1, 64), (64, 1), (2, 3)] {
+            let cram = Cram::new(rows, cols).unwrap();
+            let (g, w) = (cram.grid.narrow().unwrap(), cram.grid.wide());
+            for _ in 0..300 {
+                let pos = random_cells(&mut rng, rows * cols);
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                Cram::push_options(g, pos as u64, &mut a);
+                Cram::push_options(w, pos, &mut b);
+                assert_eq!(a, b);
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                Cram::split(g, Cram::reduced(g, pos as u64), &mut a);
+                Cram::split(w, Cram::reduced(w, pos), &mut b);
+                assert_eq!(a, b, "{rows}x{cols} {pos:#x}");
+                for &c in &a {
+                    assert_eq!(g.bounds(c as u64), w.bounds(c));
+                    assert_eq!(g.in_8x8(c as u64), w.in_8x8(c));
+                }
+            }
+        }
+        assert!(Cram::new(5, 13).unwrap().grid.narrow().is_none());
+    }
+
     /// A random set of the first `n` cells, each free with probability 2/3.
     fn random_cells(rng: &mut Rng, n: usize) -> u128 {
         (0..n)
@@ -439,7 +483,7 @@ mod tests {
             ordered.sort_unstable();
             plain.sort_unstable();
             assert_eq!(ordered, plain);
-            let r = cram.reduced(pos);
+            let r = reduced(&cram, pos);
             assert_eq!(r & !pos, 0);
             dropped += u32::from(r != pos);
             let a = brute::values(pos, |p| plain_options(rows, cols, p))[&pos];
@@ -465,9 +509,9 @@ mod tests {
         assert!(split > 5, "{split}");
         let g = cram.grid();
         let row = g.cell(0, 0) | g.cell(0, 1) | g.cell(0, 2);
-        assert_eq!(cram.reduced(row).count_ones(), 2);
+        assert_eq!(reduced(&cram, row).count_ones(), 2);
         let plus = g.cell(1, 1) | g.cell(0, 1) | g.cell(2, 1) | g.cell(1, 0) | g.cell(1, 2);
-        assert_eq!(cram.reduced(plus).count_ones(), 2);
+        assert_eq!(reduced(&cram, plus).count_ones(), 2);
     }
 
     /// The half turn of the grid moves each cell where the cell-by-cell image is, and what

@@ -12,6 +12,7 @@
 //! assert_ne!(g.canonical(a), g.canonical(g.cell(0, 0) | g.cell(0, 1) | g.cell(0, 2)));
 //! ```
 
+use super::bits::Bits;
 use crate::error::{Error, Result};
 
 /// The most cells a board may have: one bit each in a `u128`.
@@ -27,17 +28,169 @@ pub(crate) fn low_bits(n: usize) -> u128 {
     }
 }
 
+/// A grid's shifts and masks in one word type `T` (see [`super::bits`]): the hot paths of the
+/// board games, computed in `u64` when the grid has at most 64 cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shifts<T> {
+    cols: u32,
+    /// Every cell.
+    full: T,
+    /// Every cell but those of the last column (the cells whose right neighbour exists).
+    not_last_col: T,
+    /// Every cell but those of the first column.
+    not_first_col: T,
+}
+
+impl<T: Bits> Shifts<T> {
+    fn new(cols: usize, full: u128, first_col: u128) -> Shifts<T> {
+        let last_col = first_col << (cols - 1);
+        Shifts {
+            cols: cols as u32,
+            full: T::from_u128(full),
+            not_last_col: T::from_u128(full & !last_col),
+            not_first_col: T::from_u128(full & !first_col),
+        }
+    }
+
+    /// Columns.
+    #[inline]
+    pub(crate) fn cols(&self) -> u32 {
+        self.cols
+    }
+
+    /// Every cell.
+    #[inline]
+    pub(crate) fn full(&self) -> T {
+        self.full
+    }
+
+    /// See [`Grid::horizontal_pairs`].
+    #[inline]
+    pub(crate) fn horizontal_pairs(&self, m: T) -> T {
+        m & (m >> 1) & self.not_last_col
+    }
+
+    /// See [`Grid::vertical_pairs`].
+    #[inline]
+    pub(crate) fn vertical_pairs(&self, m: T) -> T {
+        m & self.up(m)
+    }
+
+    /// See [`Grid::down`].
+    #[inline]
+    pub(crate) fn down(&self, m: T) -> T {
+        m.shl_or_zero(self.cols) & self.full
+    }
+
+    /// See [`Grid::up`].
+    #[inline]
+    pub(crate) fn up(&self, m: T) -> T {
+        m.shr_or_zero(self.cols)
+    }
+
+    /// See [`Grid::adjacent`].
+    #[inline]
+    pub(crate) fn adjacent(&self, m: T) -> T {
+        (((m << 1) & self.not_first_col)
+            | ((m >> 1) & self.not_last_col)
+            | self.down(m)
+            | self.up(m))
+            & self.full
+    }
+
+    /// See [`Grid::region_cut`].
+    #[inline]
+    pub(crate) fn region_cut(&self, seed: T, within: T, cut: T) -> T {
+        let right = self.not_last_col & !cut;
+        let mut region = seed;
+        loop {
+            let next = (region
+                | ((region & right) << 1)
+                | ((region >> 1) & right)
+                | self.down(region)
+                | self.up(region))
+                & within;
+            if next == region {
+                return region;
+            }
+            region = next;
+        }
+    }
+
+    /// See [`Grid::neighbour_sides`].
+    #[inline]
+    pub(crate) fn neighbour_sides(&self, m: T) -> (T, T, T, T) {
+        let h = self.horizontal_pairs(m);
+        let v = self.vertical_pairs(m);
+        (h << 1, h, self.down(v), v)
+    }
+
+    /// The first and last row of a non-empty set of cells.
+    #[inline]
+    pub(crate) fn row_span(&self, m: T) -> (usize, usize) {
+        let cols = self.cols;
+        (
+            (m.trailing_zeros() / cols) as usize,
+            (m.highest() / cols) as usize,
+        )
+    }
+
+    /// See [`Grid::bounds`].
+    #[inline]
+    pub(crate) fn bounds(&self, m: T) -> (usize, usize, usize, usize) {
+        debug_assert!(m != T::ZERO);
+        let (r0, r1) = self.row_span(m);
+        let row_mask = T::from_u128(low_bits(self.cols as usize));
+        let mut col_union = T::ZERO;
+        for r in r0..=r1 {
+            col_union |= (m >> (r as u32 * self.cols)) & row_mask;
+        }
+        (
+            r0,
+            r1,
+            col_union.trailing_zeros() as usize,
+            col_union.highest() as usize,
+        )
+    }
+
+    /// A non-empty set that fits in 8 x 8 cells, moved to the top left corner, row `i` in byte
+    /// `i`, with its rows and columns; `None` when it is larger.
+    #[inline]
+    pub(crate) fn in_8x8(&self, m: T) -> Option<(u64, usize, usize)> {
+        let (r0, r1) = self.row_span(m);
+        let h = r1 - r0 + 1;
+        if h > 8 {
+            return None;
+        }
+        let row_mask = T::from_u128(low_bits(self.cols as usize));
+        let mut rows = [T::ZERO; 8];
+        let mut col_union = T::ZERO;
+        for (i, b) in rows[..h].iter_mut().enumerate() {
+            *b = (m >> ((r0 + i) as u32 * self.cols)) & row_mask;
+            col_union |= *b;
+        }
+        let c0 = col_union.trailing_zeros();
+        let w = (col_union.highest() + 1 - c0) as usize;
+        if w > 8 {
+            return None;
+        }
+        let mut q = 0u64;
+        for (i, &b) in rows[..h].iter().enumerate() {
+            q |= ((b >> c0).to_u128() as u64) << (8 * i);
+        }
+        Some((q, h, w))
+    }
+}
+
 /// A `rows x cols` grid of at most [`MAX_CELLS`] cells, with the masks its shifts need.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grid {
     rows: usize,
     cols: usize,
-    /// Every cell.
-    full: u128,
-    /// Every cell but those of the last column (the cells whose right neighbour exists).
-    not_last_col: u128,
-    /// Every cell but those of the first column.
-    not_first_col: u128,
+    /// The shifts on any set of cells.
+    wide: Shifts<u128>,
+    /// The same in a `u64`, when the grid has at most 64 cells.
+    narrow: Option<Shifts<u64>>,
     /// The frame width of canonical keys: `max(rows, cols)`.
     frame: usize,
 }
@@ -59,15 +212,25 @@ impl Grid {
         for r in 0..rows {
             first_col |= 1u128 << (r * cols);
         }
-        let last_col = first_col << (cols - 1);
         Ok(Grid {
             rows,
             cols,
-            full,
-            not_last_col: full & !last_col,
-            not_first_col: full & !first_col,
+            wide: Shifts::new(cols, full, first_col),
+            narrow: (rows * cols <= 64).then(|| Shifts::new(cols, full, first_col)),
             frame: rows.max(cols),
         })
+    }
+
+    /// The shifts in a `u64`, when the grid has at most 64 cells (the fast path).
+    #[inline]
+    pub(crate) fn narrow(&self) -> Option<&Shifts<u64>> {
+        self.narrow.as_ref()
+    }
+
+    /// The shifts in a `u128`.
+    #[inline]
+    pub(crate) fn wide(&self) -> &Shifts<u128> {
+        &self.wide
     }
 
     /// Rows.
@@ -82,7 +245,7 @@ impl Grid {
 
     /// Every cell of the grid.
     pub fn full(&self) -> u128 {
-        self.full
+        self.wide.full
     }
 
     /// The bit of cell `(r, c)` (`r < rows`, `c < cols`).
@@ -95,54 +258,46 @@ impl Grid {
     /// Cells of `m` whose right neighbour is also in `m` (each the left cell of a horizontal pair).
     #[inline]
     pub fn horizontal_pairs(&self, m: u128) -> u128 {
-        m & (m >> 1) & self.not_last_col
+        self.wide.horizontal_pairs(m)
     }
 
     /// Cells of `m` whose lower neighbour is also in `m` (each the top cell of a vertical pair).
     #[inline]
     pub fn vertical_pairs(&self, m: u128) -> u128 {
-        m & self.up(m)
+        self.wide.vertical_pairs(m)
     }
 
     /// Each cell of `m` moved one row down (a shift by a whole row: none on a 1 x 128 grid).
     #[inline]
     pub fn down(&self, m: u128) -> u128 {
-        m.checked_shl(self.cols as u32).unwrap_or(0) & self.full
+        self.wide.down(m)
     }
 
     /// Each cell of `m` moved one row up.
     #[inline]
     pub fn up(&self, m: u128) -> u128 {
-        m.checked_shr(self.cols as u32).unwrap_or(0)
+        self.wide.up(m)
     }
 
     /// The cells next to a cell of `m` (up, down, left, right), `m` itself included.
     #[inline]
     pub fn grow(&self, m: u128) -> u128 {
-        (m | self.adjacent(m)) & self.full
+        (m | self.adjacent(m)) & self.full()
     }
 
     /// The cells next to a cell of `m` (up, down, left, right); a cell of `m` only when it is
     /// next to another.
     #[inline]
     pub fn adjacent(&self, m: u128) -> u128 {
-        (((m << 1) & self.not_first_col)
-            | ((m >> 1) & self.not_last_col)
-            | self.down(m)
-            | self.up(m))
-            & self.full
+        self.wide.adjacent(m)
     }
 
     /// The connected region of `within` that holds the cells of `seed` (a subset of `within`).
     #[inline]
     pub fn region(&self, seed: u128, within: u128) -> u128 {
-        let mut region = seed;
-        loop {
-            let next = self.grow(region) & within;
-            if next == region {
-                return region;
-            }
-            region = next;
+        match self.narrow {
+            Some(s) => s.region_cut(seed as u64, within as u64, 0).to_u128(),
+            None => self.wide.region_cut(seed, within, 0),
         }
     }
 
@@ -150,28 +305,13 @@ impl Grid {
     /// `cut` to their right neighbours do not count.
     #[inline]
     pub fn region_cut(&self, seed: u128, within: u128, cut: u128) -> u128 {
-        let right = self.not_last_col & !cut;
-        let mut region = seed;
-        loop {
-            let next = (region
-                | ((region & right) << 1)
-                | ((region >> 1) & right)
-                | self.down(region)
-                | self.up(region))
-                & within;
-            if next == region {
-                return region;
-            }
-            region = next;
-        }
+        self.wide.region_cut(seed, within, cut)
     }
 
     /// Cells of `m` whose neighbours to the left, right, above and below are in `m`.
     #[inline]
     pub fn neighbour_sides(&self, m: u128) -> (u128, u128, u128, u128) {
-        let h = self.horizontal_pairs(m);
-        let v = self.vertical_pairs(m);
-        (h << 1, h, self.down(v), v)
+        self.wide.neighbour_sides(m)
     }
 
     /// Calls `f` with each connected region of `m`, lowest cell first.
@@ -187,18 +327,10 @@ impl Grid {
     /// The rows and columns a non-empty set of cells spans: `(first row, last row, first
     /// column, last column)`.
     pub fn bounds(&self, m: u128) -> (usize, usize, usize, usize) {
-        debug_assert!(m != 0);
-        let cols = self.cols;
-        let r0 = m.trailing_zeros() as usize / cols;
-        let r1 = (127 - m.leading_zeros() as usize) / cols;
-        let row_mask = low_bits(cols);
-        let mut col_union = 0u128;
-        for r in r0..=r1 {
-            col_union |= (m >> (r * cols)) & row_mask;
+        match self.narrow {
+            Some(s) => s.bounds(m as u64),
+            None => self.wide.bounds(m),
         }
-        let c0 = col_union.trailing_zeros() as usize;
-        let c1 = 127 - col_union.leading_zeros() as usize;
-        (r0, r1, c0, c1)
     }
 
     /// `m`'s image under the half turn about the centre of its bounding box, and the doubled
@@ -234,29 +366,14 @@ impl Grid {
             return 0;
         }
         // Sets that fit in 8 x 8 (nearly all that a search meets) go through one u64.
-        let cols = self.cols;
-        let r0 = m.trailing_zeros() as usize / cols;
-        let r1 = (127 - m.leading_zeros() as usize) / cols;
-        let h = r1 - r0 + 1;
-        if h <= 8 {
-            let row_mask = low_bits(cols);
-            let mut rows = [0u128; 8];
-            let mut col_union = 0u128;
-            for (i, b) in rows[..h].iter_mut().enumerate() {
-                *b = (m >> ((r0 + i) * cols)) & row_mask;
-                col_union |= *b;
-            }
-            let c0 = col_union.trailing_zeros() as usize;
-            let w = 128 - col_union.leading_zeros() as usize - c0;
-            if w <= 8 {
-                let mut q = 0u64;
-                for (i, &b) in rows[..h].iter().enumerate() {
-                    q |= ((b >> c0) as u64) << (8 * i);
-                }
-                return self.canonical_small(q, h, w);
-            }
+        let small = match self.narrow {
+            Some(s) => s.in_8x8(m as u64),
+            None => self.wide.in_8x8(m),
+        };
+        match small {
+            Some((q, h, w)) => self.canonical_small(q, h, w),
+            None => self.canonical_wide(m),
         }
-        self.canonical_wide(m)
     }
 
     /// [`Grid::canonical`] of a set of at most 8 x 8 cells `q` (row `i` in byte `i`, moved to

@@ -22,6 +22,7 @@
 //! ```
 
 mod arc_kayles;
+mod bits;
 #[cfg(test)]
 pub(crate) mod brute;
 mod chomp;
