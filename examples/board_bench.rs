@@ -8,10 +8,12 @@
 //! cargo run --release --example board_bench -- chomp 6 7
 //! cargo run --release --example board_bench -- cram 5 7 --budget 16    # tables of 16 MiB
 //! cargo run --release --example board_bench -- nodekayles-all 6 6      # every grid up to 6 x 6
+//! cargo run --release --example board_bench -- cram 3 6 --repeat 200   # median of 200 searches
 //! ```
 //!
 //! Prints the value of the starting position, the wall time of the search (and apart, of making
-//! the tables), the nodes searched and the table's entries (used / capacity) and bytes. The
+//! the tables; with `--repeat N`, the medians of N searches, each with new tables: a search of a
+//! millisecond is too short to time or profile alone), the nodes searched and the table's entries (used / capacity) and bytes. The
 //! tables' budget defaults to 64 MiB.
 
 use grundy::board::{ArcKayles, Board, Chomp, Cram, NodeKayles, SimpleGraph};
@@ -25,18 +27,29 @@ fn run<B: Board>(
     start: u128,
     budget: u64,
     hook: Option<&(dyn Fn(u128) -> Option<u32> + Sync)>,
+    repeat: usize,
 ) {
-    let t = Instant::now();
-    let mut search = Search::new(board, budget).expect("budget");
-    if let Some(h) = hook {
-        search = search.with_known(h);
+    let (mut setups, mut times) = (Vec::new(), Vec::new());
+    let mut last = None;
+    for _ in 0..repeat.max(1) {
+        let t = Instant::now();
+        let mut search = Search::new(board, budget).expect("budget");
+        if let Some(h) = hook {
+            search = search.with_known(h);
+        }
+        setups.push(t.elapsed().as_secs_f64());
+        // The search alone, as igsolve's "Calculation time" (which leaves out making its table).
+        let t = Instant::now();
+        let v = search.value(start, &NoControl).expect("search");
+        times.push(t.elapsed().as_secs_f64());
+        last = Some((v, search.stats()));
     }
-    let setup = t.elapsed().as_secs_f64();
-    // The search alone, as igsolve's "Calculation time" (which leaves out making its table).
-    let t = Instant::now();
-    let v = search.value(start, &NoControl).expect("search");
-    let dt = t.elapsed().as_secs_f64();
-    let s = search.stats();
+    let median = |x: &mut Vec<f64>| {
+        x.sort_by(f64::total_cmp);
+        x[x.len() / 2]
+    };
+    let (setup, dt) = (median(&mut setups), median(&mut times));
+    let (v, s) = last.expect("one search");
     println!(
         "{name}: value {v}  time {dt:.6} s  (setup {setup:.6} s)  nodes {}  table {} / {} entries ({:.1} MiB)",
         s.nodes,
@@ -48,7 +61,7 @@ fn run<B: Board>(
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: board_bench cram|nodekayles|nodekayles-all|arckayles|chomp ROWS COLS [--mirror] [--budget MIB]";
+    let usage = "usage: board_bench cram|nodekayles|nodekayles-all|arckayles|chomp ROWS COLS [--mirror] [--budget MIB] [--repeat N]";
     if args.len() < 3 {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -62,6 +75,11 @@ fn main() {
         .map(|i| args[i + 1].parse().expect("MIB"))
         .unwrap_or(64);
     let budget = budget_mib << 20;
+    let repeat: usize = args
+        .iter()
+        .position(|a| a == "--repeat")
+        .map(|i| args[i + 1].parse().expect("N"))
+        .unwrap_or(1);
     let name = format!("{} {rows}x{cols}", args[0]);
     match args[0].as_str() {
         "cram" => {
@@ -69,11 +87,11 @@ fn main() {
             let hook = |c: u128| cram.mirror_zero(c);
             let hook: Option<&(dyn Fn(u128) -> Option<u32> + Sync)> =
                 if mirror { Some(&hook) } else { None };
-            run(&name, &cram, cram.empty(), budget, hook);
+            run(&name, &cram, cram.empty(), budget, hook, repeat);
         }
         "nodekayles" => {
             let game = NodeKayles::new(SimpleGraph::grid(rows, cols).expect("grid"));
-            run(&name, &game, game.start(), budget, None);
+            run(&name, &game, game.start(), budget, None, repeat);
         }
         "nodekayles-all" => {
             let t = Instant::now();
@@ -86,6 +104,7 @@ fn main() {
                         game.start(),
                         budget,
                         None,
+                        repeat,
                     );
                 }
             }
@@ -93,11 +112,11 @@ fn main() {
         }
         "arckayles" => {
             let game = ArcKayles::new(SimpleGraph::grid(rows, cols).expect("grid"));
-            run(&name, &game, game.start(), budget, None);
+            run(&name, &game, game.start(), budget, None, repeat);
         }
         "chomp" => {
             let game = Chomp::new(rows, cols).expect("bar");
-            run(&name, &game, game.start(), budget, None);
+            run(&name, &game, game.start(), budget, None, repeat);
         }
         _ => {
             eprintln!("{usage}");

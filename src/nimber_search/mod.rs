@@ -79,6 +79,34 @@ pub struct SearchStats {
     pub table_bytes: u64,
 }
 
+/// A component met by the search, with its key and size worked out once.
+#[derive(Debug, Clone, Copy)]
+struct Part {
+    cells: u128,
+    key: u128,
+    size: u32,
+}
+
+impl Part {
+    #[inline]
+    fn new<B: Board + ?Sized>(board: &B, cells: u128) -> Part {
+        Part {
+            cells,
+            key: board.key(cells),
+            size: board.size(cells),
+        }
+    }
+}
+
+/// The components of `pos` as [`Part`]s, pushed onto `out`, and `out` sorted by size (the
+/// search solves the smaller parts of a sum first); `cells` is scratch.
+fn parts_of<B: Board + ?Sized>(board: &B, pos: u128, cells: &mut Vec<u128>, out: &mut Vec<Part>) {
+    cells.clear();
+    board.components(pos, cells);
+    out.extend(cells.iter().map(|&c| Part::new(board, c)));
+    out.sort_unstable_by_key(|p| p.size);
+}
+
 /// One option during a node's search: its parts not known yet, and the XOR of those known.
 struct Pending {
     /// Range of its unknown parts in the node's part buffer.
@@ -94,9 +122,10 @@ struct Pending {
 #[derive(Default)]
 struct Node {
     opts: Vec<u128>,
+    /// An option's components, before they become parts.
+    cells: Vec<u128>,
     /// The options' parts, one option after the other.
-    parts: Vec<u128>,
-    keys: Vec<u128>,
+    parts: Vec<Part>,
     pending: Vec<Pending>,
 }
 
@@ -198,12 +227,11 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     pub fn value(&mut self, pos: u128, ctl: &dyn Control) -> Result<u32> {
         let mut poll = Poller::new(ctl, 0);
         let mut nb = self.take();
-        self.board.components(pos, &mut nb.parts);
-        self.sort_parts(&mut nb.parts);
+        parts_of(self.board, pos, &mut nb.cells, &mut nb.parts);
         let mut v = 0;
         let mut r = Ok(());
         for &c in &nb.parts {
-            match self.exact(c, self.board.key(c), &mut poll) {
+            match self.exact(c, &mut poll) {
                 Ok(x) => v ^= x,
                 Err(e) => {
                     r = Err(e);
@@ -222,8 +250,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     pub fn is_zero(&mut self, pos: u128, ctl: &dyn Control) -> Result<bool> {
         let mut poll = Poller::new(ctl, 0);
         let mut nb = self.take();
-        self.board.components(pos, &mut nb.parts);
-        self.sort_parts(&mut nb.parts);
+        parts_of(self.board, pos, &mut nb.cells, &mut nb.parts);
         let r = self.sum_in_set(&nb.parts, 1, &mut poll);
         self.pool.push(nb);
         Ok(r? == Some(0))
@@ -261,50 +288,41 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let mut nb = self.pool.pop().unwrap_or_default();
         nb.opts.clear();
         nb.parts.clear();
-        nb.keys.clear();
         nb.pending.clear();
         nb
-    }
-
-    fn sort_parts(&self, parts: &mut [u128]) {
-        let board = self.board;
-        parts.sort_unstable_by_key(|&c| board.size(c));
     }
 
     /// For a sum of components `parts` (sorted by size): `Some(G)`, its value, when the search
     /// settled it (always when G is in `set`, bit `v` for value `v`), else `None` (G is not in
     /// `set`). The smaller parts by their exact values, the largest by the search.
-    fn sum_in_set(&mut self, parts: &[u128], set: u128, poll: &mut Poller) -> Result<Option<u32>> {
+    fn sum_in_set(&mut self, parts: &[Part], set: u128, poll: &mut Poller) -> Result<Option<u32>> {
         let Some((&last, rest)) = parts.split_last() else {
             return Ok(Some(0));
         };
         let mut x = 0;
         for &c in rest {
-            x ^= self.exact(c, self.board.key(c), poll)?;
+            x ^= self.exact(c, poll)?;
         }
-        let key = self.board.key(last);
-        Ok(self
-            .in_set(last, key, xor_set(set, x), poll)?
-            .map(|v| v ^ x))
+        Ok(self.in_set(last, xor_set(set, x), poll)?.map(|v| v ^ x))
     }
 
     /// What the table, the game ([`Board::known`]) or the caller's hook knows of a component:
     /// its exact value, or the bits of values below 32 it does not have. The game and the hook
     /// are asked only when the table knows nothing, and what they know goes into the table.
     #[inline]
-    fn lookup(&mut self, c: u128, key: u128) -> (Option<u32>, u32) {
-        let size = self.board.size(c);
+    fn lookup(&mut self, c: Part) -> (Option<u32>, u32) {
+        let (key, size) = (c.key, c.size);
         let (exact, not) = self.table_for(size).probe(key);
         if exact.is_some() || not != 0 {
             return (exact, not);
         }
-        let v = match self.board.known(c) {
+        let v = match self.board.known(c.cells) {
             Fact::Exact(v) => Some(v),
             Fact::Not(not) => {
                 self.table_for(size).store_not(key, not, size);
                 return (None, not);
             }
-            Fact::Unknown => self.known.and_then(|f| f(c)),
+            Fact::Unknown => self.known.and_then(|f| f(c.cells)),
         };
         if let Some(v) = v {
             self.table_for(size).store_exact(key, v, size);
@@ -312,24 +330,24 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         (v, 0)
     }
 
-    /// G(c), for a component `c` with key `key`: iterative deepening, "is G(c) = k?" for
+    /// G(c), for a component `c`: iterative deepening, "is G(c) = k?" for
     /// k = 0, 1, ... (each question that fails because G(c) < k settles G(c) on the way; asking
     /// for every value at once would take every option's exact value).
-    fn exact(&mut self, c: u128, key: u128, poll: &mut Poller) -> Result<u32> {
+    fn exact(&mut self, c: Part, poll: &mut Poller) -> Result<u32> {
         for k in 0..128 {
-            if let Some(v) = self.in_set(c, key, 1 << k, poll)? {
+            if let Some(v) = self.in_set(c, 1 << k, poll)? {
                 return Ok(v);
             }
         }
         Err(too_large())
     }
 
-    /// For a component `c` with key `key`: `Some(G(c))` when the search settled G(c) (always
-    /// when it is in `set`), `None` when G(c) is not in `set`.
-    fn in_set(&mut self, c: u128, key: u128, set: u128, poll: &mut Poller) -> Result<Option<u32>> {
-        self.node(c, key, set, poll, |s, set, covered, poll| {
+    /// For a component `c`: `Some(G(c))` when the search settled G(c) (always when it is in
+    /// `set`), `None` when G(c) is not in `set`.
+    fn in_set(&mut self, c: Part, set: u128, poll: &mut Poller) -> Result<Option<u32>> {
+        self.node(c, set, poll, |s, set, covered, poll| {
             let mut nb = s.take();
-            let r = s.search_options(c, set, covered, &mut nb, poll);
+            let r = s.search_options(c.cells, set, covered, &mut nb, poll);
             s.pool.push(nb);
             r
         })
@@ -341,13 +359,12 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     /// some option's value (G is past them all), which the options need not be asked for.
     fn node(
         &mut self,
-        c: u128,
-        key: u128,
+        c: Part,
         set: u128,
         poll: &mut Poller,
         search: impl FnOnce(&mut Self, u128, u32, &mut Poller) -> Result<Settled>,
     ) -> Result<Option<u32>> {
-        let (exact, not) = self.lookup(c, key);
+        let (exact, not) = self.lookup(c);
         if let Some(v) = exact {
             return Ok(Some(v));
         }
@@ -363,7 +380,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             return Err(Error::Interrupted);
         }
         let r = search(self, set, not.trailing_ones(), poll);
-        let size = self.board.size(c);
+        let (key, size) = (c.key, c.size);
         match r? {
             Settled::Exact(g) => {
                 self.table_for(size).store_exact(key, g, size);
@@ -396,7 +413,6 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         nb: &mut Node,
         poll: &mut Poller,
     ) -> Result<Settled> {
-        let board = self.board;
         let mut p = match self.open_options(c, set, covered, nb) {
             Opened::Settled(s) => return Ok(s),
             Opened::Open(p) => p,
@@ -408,7 +424,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                 p.settle(None);
             } else {
                 let parts = &mut nb.parts[q.parts.clone()];
-                parts.sort_unstable_by_key(|&r| board.size(r));
+                parts.sort_unstable_by_key(|r| r.size);
                 let v = self.sum_in_set(parts, xor_set(wanted, q.known), poll)?;
                 p.settle(v.map(|v| v ^ q.known));
             }
@@ -441,25 +457,24 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let mut p = Values::new(n, set, covered);
         for i in 0..n {
             let start = nb.parts.len();
-            board.components(nb.opts[i], &mut nb.parts);
+            nb.cells.clear();
+            board.components(nb.opts[i], &mut nb.cells);
+            nb.parts
+                .extend(nb.cells.iter().map(|&c| Part::new(board, c)));
             let end = nb.parts.len();
-            nb.keys
-                .extend(nb.parts[start..].iter().map(|&p| board.key(p)));
             let mut known = 0;
             let mut unknown = start;
             for j in start..end {
                 // Two equal parts add up to 0: both go.
-                if let Some(d) = (start..unknown).find(|&d| nb.keys[d] == nb.keys[j]) {
+                if let Some(d) = (start..unknown).find(|&d| nb.parts[d].key == nb.parts[j].key) {
                     unknown -= 1;
                     nb.parts.swap(d, unknown);
-                    nb.keys.swap(d, unknown);
                     continue;
                 }
-                match self.lookup(nb.parts[j], nb.keys[j]).0 {
+                match self.lookup(nb.parts[j]).0 {
                     Some(v) => known ^= v,
                     None => {
                         nb.parts.swap(unknown, j);
-                        nb.keys.swap(unknown, j);
                         unknown += 1;
                     }
                 }
@@ -470,11 +485,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                     return Opened::Settled(Settled::Within(p.excluded()));
                 }
             } else {
-                let cost = (start..unknown)
-                    .map(|j| {
-                        let s = board.size(nb.parts[j]);
-                        s * s
-                    })
+                let cost = nb.parts[start..unknown]
+                    .iter()
+                    .map(|p| p.size * p.size)
                     .sum();
                 nb.pending.push(Pending {
                     parts: start..unknown,

@@ -30,7 +30,7 @@
 //! assert_eq!(search.value_threads(cram.empty(), &NoControl, Some(&pool), split).unwrap(), 2);
 //! ```
 
-use super::{low_bits, too_large, xor_set, Opened, Search, Settled, Values};
+use super::{low_bits, parts_of, too_large, xor_set, Opened, Part, Search, Settled, Values};
 use crate::board::Board;
 use crate::engine::Control;
 use crate::error::{Error, Result};
@@ -185,20 +185,16 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         pos: u128,
         pool: Option<&rayon::ThreadPool>,
         split: Split,
-    ) -> Option<Vec<u128>> {
+    ) -> Option<Vec<Part>> {
         let mut parts = Vec::new();
-        self.board.components(pos, &mut parts);
-        self.sort_parts(&mut parts);
+        parts_of(self.board, pos, &mut Vec::new(), &mut parts);
         self.splits(&parts, pool, split).then_some(parts)
     }
 
     /// Whether a position of components `parts` (sorted by size) is worth splitting.
-    fn splits(&self, parts: &[u128], pool: Option<&rayon::ThreadPool>, split: Split) -> bool {
+    fn splits(&self, parts: &[Part], pool: Option<&rayon::ThreadPool>, split: Split) -> bool {
         let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
-        threads > 1
-            && parts
-                .last()
-                .is_some_and(|&c| self.board.size(c) >= split.min_cells)
+        threads > 1 && parts.last().is_some_and(|c| c.size >= split.min_cells)
     }
 
     /// Runs `work` on the pool while this thread polls `ctl` (and halts the work when it
@@ -298,16 +294,15 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// G(c), by iterative deepening as [`Search::exact`], each question split when `c` is large.
 fn split_exact<B: Board + ?Sized>(
     s: &mut Search<'_, B>,
-    c: u128,
+    c: Part,
     poll: &mut Poller,
     sh: &Shared,
 ) -> Result<u32> {
-    let key = s.board.key(c);
-    if s.board.size(c) < sh.split.min_cells {
-        return s.exact(c, key, poll);
+    if c.size < sh.split.min_cells {
+        return s.exact(c, poll);
     }
     for k in 0..128 {
-        if let Some(v) = split_in_set(s, c, key, 1 << k, poll, sh, &sh.stop, 0)? {
+        if let Some(v) = split_in_set(s, c, 1 << k, poll, sh, &sh.stop, 0)? {
             return Ok(v);
         }
     }
@@ -317,7 +312,7 @@ fn split_exact<B: Board + ?Sized>(
 /// As [`Search::sum_in_set`], the largest part split when it is large and not too deep.
 fn split_sum_in_set<B: Board + ?Sized>(
     s: &mut Search<'_, B>,
-    parts: &[u128],
+    parts: &[Part],
     set: u128,
     poll: &mut Poller,
     sh: &Shared,
@@ -327,46 +322,41 @@ fn split_sum_in_set<B: Board + ?Sized>(
     let Some((&last, rest)) = parts.split_last() else {
         return Ok(Some(0));
     };
-    if !splits(s, parts, sh, depth) {
+    if !splits(parts, sh, depth) {
         return s.sum_in_set(parts, set, poll);
     }
     let mut x = 0;
     for &c in rest {
-        x ^= s.exact(c, s.board.key(c), poll)?;
+        x ^= s.exact(c, poll)?;
     }
-    let key = s.board.key(last);
-    Ok(split_in_set(s, last, key, xor_set(set, x), poll, sh, halt, depth)?.map(|v| v ^ x))
+    Ok(split_in_set(s, last, xor_set(set, x), poll, sh, halt, depth)?.map(|v| v ^ x))
 }
 
 /// Whether a sum of `parts` (sorted by size) at `depth` splits its largest part's options.
-fn splits<B: Board + ?Sized>(s: &Search<'_, B>, parts: &[u128], sh: &Shared, depth: u32) -> bool {
-    depth <= sh.split.depth
-        && parts
-            .last()
-            .is_some_and(|&c| s.board.size(c) >= sh.split.min_cells)
+fn splits(parts: &[Part], sh: &Shared, depth: u32) -> bool {
+    depth <= sh.split.depth && parts.last().is_some_and(|c| c.size >= sh.split.min_cells)
 }
 
 /// As [`Search::in_set`], the options shared among the threads.
 #[allow(clippy::too_many_arguments)]
 fn split_in_set<B: Board + ?Sized>(
     s: &mut Search<'_, B>,
-    c: u128,
-    key: u128,
+    c: Part,
     set: u128,
     poll: &mut Poller,
     sh: &Shared,
     halt: &Halt<'_>,
     depth: u32,
 ) -> Result<Option<u32>> {
-    s.node(c, key, set, poll, |s, set, covered, poll| {
-        split_options(s, c, set, covered, poll, sh, halt, depth)
+    s.node(c, set, poll, |s, set, covered, poll| {
+        split_options(s, c.cells, set, covered, poll, sh, halt, depth)
     })
 }
 
 /// An option not settled by the tables: its parts to search (sorted by size) and the XOR of
 /// the known ones.
 struct Open {
-    parts: Vec<u128>,
+    parts: Vec<Part>,
     known: u32,
 }
 
@@ -395,7 +385,6 @@ fn split_options<B: Board + ?Sized>(
     halt: &Halt<'_>,
     depth: u32,
 ) -> Result<Settled> {
-    let board = s.board;
     // The first half of the node as one thread does it; its options left, each with its
     // parts (smallest first) of its own, to be shared among the threads.
     let mut nb = s.take();
@@ -406,7 +395,7 @@ fn split_options<B: Board + ?Sized>(
         .iter()
         .map(|q| {
             let mut parts = nb.parts[q.parts.clone()].to_vec();
-            parts.sort_unstable_by_key(|&r| board.size(r));
+            parts.sort_unstable_by_key(|r| r.size);
             Open {
                 parts,
                 known: q.known,
@@ -421,7 +410,7 @@ fn split_options<B: Board + ?Sized>(
     let set = set & low_bits(n + 1);
     // The easiest option alone, on this thread, when its own options split.
     let rest = match open.first() {
-        Some(first) if splits(s, &first.parts, sh, depth + 1) => {
+        Some(first) if splits(&first.parts, sh, depth + 1) => {
             let wanted = p.wanted();
             if wanted == 0 {
                 p.settle(None);
