@@ -33,6 +33,8 @@ pub(crate) fn low_bits(n: usize) -> u128 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Shifts<T> {
     cols: u32,
+    /// `2^16 / cols + 1`: a bit's row by a multiplication ([`Shifts::row_of`]).
+    inv_cols: u32,
     /// Every cell.
     full: T,
     /// Every cell but those of the last column (the cells whose right neighbour exists).
@@ -46,6 +48,7 @@ impl<T: Bits> Shifts<T> {
         let last_col = first_col << (cols - 1);
         Shifts {
             cols: cols as u32,
+            inv_cols: (1 << 16) / cols as u32 + 1,
             full: T::from_u128(full),
             not_last_col: T::from_u128(full & !last_col),
             not_first_col: T::from_u128(full & !first_col),
@@ -125,14 +128,17 @@ impl<T: Bits> Shifts<T> {
         (h << 1, h, self.down(v), v)
     }
 
+    /// The row of bit `i` (`i < 128`): `i / cols`, by a multiplication (a division takes
+    /// several times longer; exact as `i * cols < 2^16`).
+    #[inline]
+    pub(crate) fn row_of(&self, i: u32) -> usize {
+        ((i * self.inv_cols) >> 16) as usize
+    }
+
     /// The first and last row of a non-empty set of cells.
     #[inline]
     pub(crate) fn row_span(&self, m: T) -> (usize, usize) {
-        let cols = self.cols;
-        (
-            (m.trailing_zeros() / cols) as usize,
-            (m.highest() / cols) as usize,
-        )
+        (self.row_of(m.trailing_zeros()), self.row_of(m.highest()))
     }
 
     /// See [`Grid::bounds`].
@@ -142,8 +148,10 @@ impl<T: Bits> Shifts<T> {
         let (r0, r1) = self.row_span(m);
         let row_mask = T::from_u128(low_bits(self.cols as usize));
         let mut col_union = T::ZERO;
-        for r in r0..=r1 {
-            col_union |= (m >> (r as u32 * self.cols)) & row_mask;
+        let mut rest = m >> (r0 as u32 * self.cols);
+        for _ in r0..=r1 {
+            col_union |= rest & row_mask;
+            rest = rest.shr_or_zero(self.cols);
         }
         (
             r0,
@@ -165,9 +173,11 @@ impl<T: Bits> Shifts<T> {
         let row_mask = T::from_u128(low_bits(self.cols as usize));
         let mut rows = [T::ZERO; 8];
         let mut col_union = T::ZERO;
-        for (i, b) in rows[..h].iter_mut().enumerate() {
-            *b = (m >> ((r0 + i) as u32 * self.cols)) & row_mask;
+        let mut rest = m >> (r0 as u32 * self.cols);
+        for b in &mut rows[..h] {
+            *b = rest & row_mask;
             col_union |= *b;
+            rest = rest.shr_or_zero(self.cols);
         }
         let c0 = col_union.trailing_zeros();
         let w = (col_union.highest() + 1 - c0) as usize;
@@ -382,7 +392,7 @@ impl Grid {
     fn canonical_small(&self, q: u64, h: usize, w: usize) -> u128 {
         // Rows in reverse order, and each row reversed, moved back to the corner.
         let tb = |x: u64, h: usize| x.swap_bytes() >> (8 * (8 - h));
-        let lr = |x: u64, w: usize| x.reverse_bits().swap_bytes() >> (8 - w);
+        let lr = |x: u64, w: usize| reverse_in_bytes(x) >> (8 - w);
         let four = |x: u64, h: usize, w: usize| {
             let l = lr(x, w);
             x.min(l).min(tb(x, h)).min(tb(l, h))
@@ -395,6 +405,9 @@ impl Grid {
             best = best.min(four(transpose8(q), w, h));
         }
         // In rows of the frame width, as the wide layout has them (the order is the same).
+        if self.frame == 8 {
+            return u128::from(best);
+        }
         let mut key = 0u128;
         for i in 0..h.min(w) {
             key |= u128::from((best >> (8 * i)) as u8) << (self.frame * i);
@@ -469,6 +482,15 @@ impl Grid {
     }
 }
 
+/// Each byte of `x` with its bits in reverse order (`x.reverse_bits().swap_bytes()`, without
+/// the two byte swaps).
+#[inline]
+fn reverse_in_bytes(x: u64) -> u64 {
+    let x = (x >> 1) & 0x5555_5555_5555_5555 | (x & 0x5555_5555_5555_5555) << 1;
+    let x = (x >> 2) & 0x3333_3333_3333_3333 | (x & 0x3333_3333_3333_3333) << 2;
+    (x >> 4) & 0x0f0f_0f0f_0f0f_0f0f | (x & 0x0f0f_0f0f_0f0f_0f0f) << 4
+}
+
 /// The 8 x 8 bit matrix `x` (row `r`, column `c` at bit `8 r + c`) transposed.
 #[inline]
 fn transpose8(mut x: u64) -> u64 {
@@ -483,6 +505,23 @@ fn transpose8(mut x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bit's row by multiplication is its row by division, on every grid; the bytes reversed
+    /// in place are the bits reversed and the bytes swapped back.
+    #[test]
+    fn grid_row_of_and_byte_reversal() {
+        for cols in 1..=128 {
+            let g = Grid::new(1, cols).unwrap();
+            for i in 0..128 {
+                assert_eq!(g.wide().row_of(i), i as usize / cols, "{i} / {cols}");
+            }
+        }
+        let mut rng = crate::engine::testing::Rng(5);
+        for _ in 0..1000 {
+            let x = rng.below(u64::MAX);
+            assert_eq!(reverse_in_bytes(x), x.reverse_bits().swap_bytes());
+        }
+    }
 
     #[test]
     fn grid_regions_and_pairs() {
