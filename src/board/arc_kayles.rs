@@ -68,6 +68,12 @@ impl Board for ArcKayles {
     fn key(&self, component: u128) -> u128 {
         self.graph.key(component)
     }
+
+    /// A component of two or three vertices (an edge, a path, a triangle): every move leaves
+    /// no edge, *1.
+    fn value_of_size(&self, size: u32) -> Option<u32> {
+        (size <= 3).then_some(1)
+    }
 }
 
 #[cfg(test)]
@@ -93,6 +99,7 @@ mod tests {
     #[test]
     fn arc_kayles_matches_brute_force() {
         let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut sized = 0;
         for _ in 0..30 {
             let n = 5 + rng.below(12) as usize;
             let mut edges = Vec::new();
@@ -108,6 +115,9 @@ mod tests {
             }
             let game = ArcKayles::new(SimpleGraph::new(n, &edges).unwrap());
             let all = brute::values(game.start(), |p| plain_options(&edges, p));
+            sized += brute::check_value_of_size(&game, all.keys().copied(), |p| {
+                plain_options(&edges, p)
+            });
             let mut search = Search::new(&game, 1 << 12).unwrap();
             for (&pos, &v) in &all {
                 assert_eq!(
@@ -117,6 +127,7 @@ mod tests {
                 );
             }
         }
+        assert!(sized > 100, "{sized}");
     }
 
     /// On a grid, Arc Kayles is Cram: the two implementations agree on random positions.

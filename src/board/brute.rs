@@ -34,3 +34,26 @@ pub fn values(start: u128, options: impl Fn(u128) -> Vec<u128>) -> HashMap<u128,
     }
     memo
 }
+
+/// Checks [`Board::value_of_size`](super::Board::value_of_size) against the brute force: on
+/// every component of the positions `positions`, where it answers, the answer is the
+/// component's value by `options`. The number of components it answered for.
+pub fn check_value_of_size<B: super::Board>(
+    board: &B,
+    positions: impl IntoIterator<Item = u128>,
+    options: impl Fn(u128) -> Vec<u128>,
+) -> usize {
+    let mut checked = 0;
+    let mut parts = Vec::new();
+    for pos in positions {
+        parts.clear();
+        board.components(pos, &mut parts);
+        for &c in &parts {
+            if let Some(v) = board.value_of_size(board.size(c)) {
+                assert_eq!(values(c, &options)[&c], v, "component {c:#x} of {pos:#x}");
+                checked += 1;
+            }
+        }
+    }
+    checked
+}

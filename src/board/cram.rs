@@ -259,6 +259,11 @@ impl Board for Cram {
         self.grid.canonical(component)
     }
 
+    /// A component of two cells is one domino: *1.
+    fn value_of_size(&self, size: u32) -> Option<u32> {
+        (size == 2).then_some(1)
+    }
+
     /// The half turn ([`Cram::mirror_zero`]): value 0 when the second player mirrors, not 0
     /// when the first covers the two cells at the centre and then mirrors. (A mirror through a
     /// middle line never fits a component: its middle column or columns would be empty.)
@@ -405,6 +410,10 @@ mod tests {
                 }
                 let pos = cram.position(blocked).unwrap();
                 let all = brute::values(pos, |p| plain_options(rows, cols, p));
+                let sized = brute::check_value_of_size(&cram, all.keys().copied(), |p| {
+                    plain_options(rows, cols, p)
+                });
+                assert!(sized > 0);
                 assert_eq!(search.value(pos, &NoControl).unwrap(), all[&pos]);
                 assert_eq!(search.is_zero(pos, &NoControl).unwrap(), all[&pos] == 0);
             }

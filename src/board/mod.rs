@@ -83,6 +83,14 @@ pub trait Board: Sync {
         Fact::Unknown
     }
 
+    /// The value of every component of `size` cells ([`Board::size`]), when the size alone
+    /// tells it: `None` by default. The search asks it before making a part's key, so that
+    /// such parts (Cram's dominoes: nearly half the parts a Cram search meets) cost no key
+    /// and no table probe.
+    fn value_of_size(&self, _size: u32) -> Option<u32> {
+        None
+    }
+
     /// A measure of how much work a component is (the search solves the smaller components of
     /// a sum first, and the table keeps the larger ones): its number of cells.
     fn size(&self, component: u128) -> u32 {

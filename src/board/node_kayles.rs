@@ -63,6 +63,11 @@ impl Board for NodeKayles {
     fn key(&self, component: u128) -> u128 {
         self.graph.key(component)
     }
+
+    /// A lone vertex, or two joined: one move takes all, *1.
+    fn value_of_size(&self, size: u32) -> Option<u32> {
+        (size <= 2).then_some(1)
+    }
 }
 
 #[cfg(test)]
@@ -153,6 +158,10 @@ mod tests {
                 let edges = grid_edges(rows, cols);
                 let game = NodeKayles::new(SimpleGraph::grid(rows, cols).unwrap());
                 let all = brute::values(game.start(), |p| plain_options(n, &edges, p));
+                let sized = brute::check_value_of_size(&game, all.keys().copied(), |p| {
+                    plain_options(n, &edges, p)
+                });
+                assert!(sized > 0 || n < 3);
                 let mut search = Search::new(&game, 1 << 14).unwrap();
                 for (&pos, &v) in &all {
                     assert_eq!(

@@ -459,10 +459,19 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             let start = nb.parts.len();
             nb.cells.clear();
             board.components(nb.opts[i], &mut nb.cells);
-            nb.parts
-                .extend(nb.cells.iter().map(|&c| Part::new(board, c)));
-            let end = nb.parts.len();
             let mut known = 0;
+            for &c in &nb.cells {
+                let size = board.size(c);
+                match board.value_of_size(size) {
+                    Some(v) => known ^= v,
+                    None => nb.parts.push(Part {
+                        cells: c,
+                        key: board.key(c),
+                        size,
+                    }),
+                }
+            }
+            let end = nb.parts.len();
             let mut unknown = start;
             for j in start..end {
                 // Two equal parts add up to 0: both go.
