@@ -69,6 +69,10 @@ impl Board for ArcKayles {
         self.graph.key(component)
     }
 
+    fn key_bits(&self) -> u32 {
+        self.graph.key_bits()
+    }
+
     /// A component of two or three vertices (an edge, a path, a triangle): every move leaves
     /// no edge, *1.
     fn value_of_size(&self, size: u32) -> Option<u32> {

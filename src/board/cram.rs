@@ -259,6 +259,11 @@ impl Board for Cram {
         self.grid.canonical(component)
     }
 
+    /// A key is a layout of at most the board's cells ([`Grid::canonical`]).
+    fn key_bits(&self) -> u32 {
+        (self.grid.rows() * self.grid.cols()) as u32
+    }
+
     /// A component of two cells is one domino: *1.
     fn value_of_size(&self, size: u32) -> Option<u32> {
         (size == 2).then_some(1)
@@ -458,6 +463,7 @@ mod tests {
                 Cram::split(w, Cram::reduced(w, pos), &mut b);
                 assert_eq!(a, b, "{rows}x{cols} {pos:#x}");
                 for &c in &a {
+                    assert_eq!(cram.key(c) >> cram.key_bits(), 0, "{c:#x}");
                     assert_eq!(g.bounds(c as u64), w.bounds(c));
                     assert_eq!(g.in_8x8(c as u64), w.in_8x8(c));
                 }

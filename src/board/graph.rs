@@ -164,6 +164,12 @@ impl SimpleGraph {
         }
     }
 
+    /// A bound on [`SimpleGraph::key`]: keys are below `2^key_bits` (the vertex count: a key is
+    /// a set of vertices, or a grid layout of at most the grid's cells).
+    pub fn key_bits(&self) -> u32 {
+        self.len() as u32
+    }
+
     /// The key of the induced subgraph on `m`: under the grid's symmetries for a grid graph,
     /// else `m` itself.
     #[inline]

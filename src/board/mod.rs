@@ -83,6 +83,12 @@ pub trait Board: Sync {
         Fact::Unknown
     }
 
+    /// A bound on the keys: every [`Board::key`] is below `2^key_bits` (128 by default). At
+    /// most 64 lets the search keep 64-bit keys, in smaller table entries.
+    fn key_bits(&self) -> u32 {
+        128
+    }
+
     /// The value of every component of `size` cells ([`Board::size`]), when the size alone
     /// tells it: `None` by default. The search asks it before making a part's key, so that
     /// such parts (Cram's dominoes: nearly half the parts a Cram search meets) cost no key

@@ -64,6 +64,10 @@ impl Board for NodeKayles {
         self.graph.key(component)
     }
 
+    fn key_bits(&self) -> u32 {
+        self.graph.key_bits()
+    }
+
     /// A lone vertex, or two joined: one move takes all, *1.
     fn value_of_size(&self, size: u32) -> Option<u32> {
         (size <= 2).then_some(1)

@@ -43,7 +43,9 @@ mod parallel;
 mod table;
 
 pub use parallel::Split;
-pub use table::Table;
+pub use table::{NarrowTable, Table};
+
+use table::AnyTable;
 
 use crate::board::{Board, Fact};
 use crate::engine::Control;
@@ -56,7 +58,7 @@ const SMALL_SIZE: u32 = 8;
 /// The small table's share of the budget: at most this, and at most a sixteenth.
 const SMALL_BUDGET: u64 = 2 << 20;
 /// The smallest table: one bucket.
-const MIN_BUDGET: u64 = table::BUCKET_BYTES;
+const MIN_BUDGET: u64 = table::MIN_BYTES;
 
 /// Nodes searched between two looks at the clock.
 const POLL_NODES: u64 = 1 << 12;
@@ -134,10 +136,10 @@ pub struct Search<'a, B: Board + ?Sized> {
     board: &'a B,
     /// Components of more than [`SMALL_SIZE`] cells (shared with the threads of a parallel
     /// search).
-    table: Arc<Table>,
+    table: Arc<AnyTable>,
     /// Components of at most [`SMALL_SIZE`] cells: a small table that stays in the caches, and
     /// that the large components never push out.
-    small: Arc<Table>,
+    small: Arc<AnyTable>,
     known: Option<&'a Known<'a>>,
     nodes: u64,
     /// Buffers reused by the nodes (one set per level of the recursion).
@@ -155,20 +157,23 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     /// makes the search slower, never wrong.
     ///
     /// # Errors
-    /// [`Error::Invalid`](crate::Error::Invalid) when `budget` is below two buckets (192 bytes);
+    /// [`Error::Invalid`](crate::Error::Invalid) when `budget` is below two of the smallest tables (352
+    /// bytes);
     /// [`Error::Memory`](crate::Error::Memory) when the machine lacks the memory.
     pub fn new(board: &'a B, budget: u64) -> Result<Self> {
         // A budget too small to split goes to the main table, with the smallest small table.
         let small = (budget / 16).min(SMALL_BUDGET);
+        // Keys of 64 bits take 16-byte entries, four to a cache line.
+        let narrow = board.key_bits() <= 64;
         let (small, table) = if small >= MIN_BUDGET && budget - small >= MIN_BUDGET {
             (
-                Table::with_budget(small)?,
-                Table::with_budget(budget - small)?,
+                AnyTable::with_budget(small, narrow)?,
+                AnyTable::with_budget(budget - small, narrow)?,
             )
         } else if budget >= 2 * MIN_BUDGET {
             (
-                Table::with_budget(MIN_BUDGET)?,
-                Table::with_budget(budget - MIN_BUDGET)?,
+                AnyTable::with_budget(MIN_BUDGET, narrow)?,
+                AnyTable::with_budget(budget - MIN_BUDGET, narrow)?,
             )
         } else {
             return Err(Error::Invalid(format!(
@@ -275,7 +280,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
 
     /// The table for components of `size` cells.
     #[inline]
-    fn table_for(&self, size: u32) -> &Table {
+    fn table_for(&self, size: u32) -> &AnyTable {
         if size <= SMALL_SIZE {
             &self.small
         } else {

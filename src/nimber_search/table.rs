@@ -2,6 +2,11 @@
 //! component's canonical key (kept whole, so a hit is never a different component), holding
 //! its exact value or the values it is known not to have.
 //!
+//! A key takes `KW` words: [`Table`] (two, any `u128` key: 24-byte entries) or [`NarrowTable`]
+//! (one, for games whose keys fit 64 bits, such as boards of at most 64 cells: 16-byte entries,
+//! a bucket of four on one cache line, so that a probe costs one miss, not two, and a budget
+//! holds half as many again).
+//!
 //! Several threads may use one table at once (the parallel search shares it), without locks
 //! on the lookups: each slot is three atomic words, and its data word carries a lock bit and a
 //! version that every write takes and bumps (a seqlock per slot). A reader takes a slot only
@@ -13,7 +18,7 @@
 //!
 //! ```
 //! use grundy::nimber_search::Table;
-//! let t = Table::with_budget(1 << 10).unwrap(); // 1 KiB: 10 buckets of 4 entries
+//! let t = Table::with_budget(1 << 10).unwrap(); // 1 KiB: 8 buckets of 4 entries
 //! t.store_exact(42, 3, 5);
 //! t.store_not(7, 0b1, 2); // 7 is not 0
 //! assert_eq!(t.exact(42), Some(3));
@@ -39,21 +44,106 @@ const LOCK: u64 = 1 << 62;
 /// An entry is in use (an all-zero slot is free).
 const USED: u64 = 1 << 63;
 
-/// An entry: the key's low and high halves, and its data word: bits 0..32, values the
+/// An entry: the key's `KW` words (low first), and its data word: bits 0..32, values the
 /// component is known not to have; bits 32..40, its value + 1, or 0 when unknown; bits 40..48,
 /// its size (cells); bits 48..62, the slot's version; bit 62, [`LOCK`]; bit 63, [`USED`].
 /// Atomics that are zero when free, so that a new table is zeroed by the allocator (pages the
 /// search never touches cost nothing).
 #[repr(C)]
-struct Slot {
-    lo: AtomicU64,
-    hi: AtomicU64,
+struct Slot<const KW: usize> {
+    key: [AtomicU64; KW],
     data: AtomicU64,
 }
-type Bucket = [Slot; WAYS];
 
-/// Bytes of a bucket, the smallest table.
-pub(crate) const BUCKET_BYTES: u64 = std::mem::size_of::<Bucket>() as u64;
+/// A bucket on whole cache lines (one for a narrow table).
+#[repr(C, align(64))]
+struct Bucket<const KW: usize>([Slot<KW>; WAYS]);
+
+impl<const KW: usize> std::ops::Deref for Bucket<KW> {
+    type Target = [Slot<KW>; WAYS];
+    fn deref(&self) -> &[Slot<KW>; WAYS] {
+        &self.0
+    }
+}
+
+/// Bytes the allocation may take past the buckets, to start them on a cache line.
+const SLACK: u64 = 48;
+
+/// The smallest budget of a [`Table`]: one bucket and the slack.
+pub(crate) const MIN_BYTES: u64 = std::mem::size_of::<Bucket<2>>() as u64 + SLACK;
+
+/// Buckets on cache lines, in zeroed memory: allocated 16-aligned (a larger alignment makes the
+/// allocator clear the whole block at once, 26 ms for 64 MiB, where zeroed pages fresh from
+/// the system cost nothing until touched) and started at the first cache line.
+struct Buckets<B> {
+    first: std::ptr::NonNull<B>,
+    len: usize,
+    base: *mut u8,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: the buckets are owned (freed once, on drop) and used through shared references to
+// `B`, which is `Sync` (atomics).
+unsafe impl<B: Sync> Send for Buckets<B> {}
+unsafe impl<B: Sync> Sync for Buckets<B> {}
+
+impl<B> Buckets<B> {
+    /// `n >= 1` all-zero buckets, or `None` when the allocation fails.
+    fn zeroed(n: usize) -> Option<Buckets<B>> {
+        debug_assert!(std::mem::align_of::<B>() <= 64 && n >= 1);
+        let size = std::mem::size_of::<B>()
+            .checked_mul(n)?
+            .checked_add(SLACK as usize)?;
+        let layout = std::alloc::Layout::from_size_align(size, 16).ok()?;
+        // SAFETY: the layout is not empty; the first line boundary is at most 48 bytes past a
+        // 16-aligned base, so `n` buckets fit after it; all-zero bytes are valid buckets (free
+        // slots of atomics).
+        unsafe {
+            let base = std::alloc::alloc_zeroed(layout);
+            if base.is_null() {
+                return None;
+            }
+            let first = base.add(base.align_offset(64)).cast::<B>();
+            Some(Buckets {
+                first: std::ptr::NonNull::new(first)?,
+                len: n,
+                base,
+                layout,
+            })
+        }
+    }
+}
+
+impl<B> std::ops::Deref for Buckets<B> {
+    type Target = [B];
+    fn deref(&self) -> &[B] {
+        // SAFETY: `len` initialised buckets from `first`, alive as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl<B> Drop for Buckets<B> {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this layout, freed once. (Buckets of atomics need
+        // no drop.)
+        unsafe { std::alloc::dealloc(self.base, self.layout) }
+    }
+}
+
+/// A key as `KW` words, low first; `None` when it does not fit.
+#[inline]
+fn words<const KW: usize>(key: u128) -> Option<[u64; KW]> {
+    let w: [u64; KW] = std::array::from_fn(|i| (key >> (64 * i)) as u64);
+    (KW >= 2 || key >> 64 == 0).then_some(w)
+}
+
+/// The key of words `w`.
+#[inline]
+fn key_of<const KW: usize>(w: &[u64; KW]) -> u128 {
+    w.iter()
+        .enumerate()
+        .fold(0, |k, (i, &x)| k | u128::from(x) << (64 * i))
+}
 
 #[inline]
 fn exact_of(d: u64) -> Option<u32> {
@@ -88,14 +178,12 @@ fn bucket_of(key: u128, n: usize) -> usize {
     ((u128::from(h) * n as u128) >> 64) as usize
 }
 
-impl Slot {
-    /// The data word of the slot when it holds `(lo, hi)` (read whole: see the module's notes).
+impl<const KW: usize> Slot<KW> {
+    /// The data word of the slot when it holds key `k` (read whole: see the module's notes).
     #[inline]
-    fn holds(&self, lo: u64, hi: u64) -> Option<u64> {
+    fn holds(&self, k: &[u64; KW]) -> Option<u64> {
         let d = self.data.load(Ordering::Acquire);
-        if d & (USED | LOCK) != USED
-            || self.lo.load(Ordering::Relaxed) != lo
-            || self.hi.load(Ordering::Relaxed) != hi
+        if d & (USED | LOCK) != USED || (0..KW).any(|i| self.key[i].load(Ordering::Relaxed) != k[i])
         {
             return None;
         }
@@ -103,10 +191,10 @@ impl Slot {
         (self.data.load(Ordering::Relaxed) == d).then_some(d)
     }
 
-    /// Writes `(lo, hi, d)` in place of what the slot held when its data word read `seen`;
-    /// `false` (nothing written) when another thread wrote it since.
+    /// Writes key `k` and data `d` in place of what the slot held when its data word read
+    /// `seen`; `false` (nothing written) when another thread wrote it since.
     #[inline]
-    fn write(&self, seen: u64, lo: u64, hi: u64, d: u64) -> bool {
+    fn write(&self, seen: u64, k: &[u64; KW], d: u64) -> bool {
         if seen & LOCK != 0
             || self
                 .data
@@ -116,15 +204,16 @@ impl Slot {
             return false;
         }
         fence(Ordering::Release);
-        self.lo.store(lo, Ordering::Relaxed);
-        self.hi.store(hi, Ordering::Relaxed);
+        for (w, &x) in self.key.iter().zip(k) {
+            w.store(x, Ordering::Relaxed);
+        }
         self.data.store(bumped(seen, d), Ordering::Release);
         true
     }
 
     /// Takes the entry out (the slot left free): its key and data, or `None` when it is free or
     /// being written.
-    fn take(&self) -> Option<(u64, u64, u64)> {
+    fn take(&self) -> Option<([u64; KW], u64)> {
         let d = self.data.load(Ordering::Acquire);
         if d & (USED | LOCK) != USED
             || self
@@ -134,12 +223,9 @@ impl Slot {
         {
             return None;
         }
-        let (lo, hi) = (
-            self.lo.load(Ordering::Relaxed),
-            self.hi.load(Ordering::Relaxed),
-        );
+        let k = std::array::from_fn(|i| self.key[i].load(Ordering::Relaxed));
         self.data.store(bumped(d, 0), Ordering::Release);
-        Some((lo, hi, d))
+        Some((k, d))
     }
 }
 
@@ -151,8 +237,8 @@ impl Slot {
 /// a small search touches few pages (a page's first touch costs more than a probe). The thread
 /// whose store crosses the line moves the entries while the others go on (an entry on its way
 /// reads as missing).
-pub struct Table {
-    buckets: Box<[Bucket]>,
+pub struct Table<const KW: usize = 2> {
+    buckets: Buckets<Bucket<KW>>,
     used: AtomicUsize,
     /// Entries in use, counted apart by each thread (a counter every thread wrote would take
     /// the cache line of `buckets` and `used`, read at every probe, from the others).
@@ -176,7 +262,10 @@ fn shard() -> usize {
     SHARD.with(|s| *s)
 }
 
-impl std::fmt::Debug for Table {
+/// A [`Table`] of keys below 2^64 (a key past that is never found, never stored).
+pub type NarrowTable = Table<1>;
+
+impl<const KW: usize> std::fmt::Debug for Table<KW> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Table")
             .field("buckets", &self.buckets.len())
@@ -191,36 +280,45 @@ impl std::fmt::Debug for Table {
 const FIRST_BUCKETS: usize = 1 << 6;
 
 impl Table {
-    /// The most buckets that fit in `bytes` (at least one: 96 bytes).
+    /// The most buckets that fit in `bytes` (at least one: 176 bytes, a bucket of 128 and 48 to
+    /// start it on a cache line).
     ///
     /// # Errors
     /// [`Error::Invalid`] when `bytes` is below one bucket; [`Error::Memory`] when the machine
     /// does not have that much memory available.
     pub fn with_budget(bytes: u64) -> Result<Table> {
-        let per = std::mem::size_of::<Bucket>() as u64;
-        if bytes < per {
+        Table::alloc(bytes)
+    }
+}
+
+impl NarrowTable {
+    /// The most buckets that fit in `bytes` (at least one: 112 bytes, a bucket of 64 and 48 to
+    /// start it on a cache line).
+    ///
+    /// # Errors
+    /// As [`Table::with_budget`].
+    pub fn narrow_with_budget(bytes: u64) -> Result<NarrowTable> {
+        Table::alloc(bytes)
+    }
+}
+
+impl<const KW: usize> Table<KW> {
+    fn alloc(bytes: u64) -> Result<Table<KW>> {
+        let per = std::mem::size_of::<Bucket<KW>>() as u64;
+        if bytes < per + SLACK {
             return Err(Error::Invalid(format!(
-                "the memory budget must be at least {per} bytes, not {bytes}"
+                "the memory budget must be at least {} bytes, not {bytes}",
+                per + SLACK
             )));
         }
-        let n = bytes / per;
-        memory::check(n * per)?;
+        let n = (bytes - SLACK) / per;
+        memory::check(n * per + SLACK)?;
         let too_much = || Error::Memory {
             requested: bytes,
             available: memory::available().unwrap_or(0),
         };
         let n = usize::try_from(n).map_err(|_| too_much())?;
-        let layout = std::alloc::Layout::array::<Bucket>(n).map_err(|_| too_much())?;
-        // Zeroed pages from the allocator: untouched ones cost nothing.
-        // SAFETY: the layout is not empty (n >= 1); all-zero atomics are valid free slots; the
-        // box frees the allocation with the same layout (an array of n buckets).
-        let buckets = unsafe {
-            let p = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
-            if p.is_null() {
-                return Err(too_much());
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
-        };
+        let buckets = Buckets::zeroed(n).ok_or_else(too_much)?;
         Ok(Table {
             buckets,
             used: AtomicUsize::new(n.min(FIRST_BUCKETS)),
@@ -230,7 +328,7 @@ impl Table {
 
     /// Bytes the table takes (never more than its budget).
     pub fn bytes(&self) -> u64 {
-        (self.buckets.len() * std::mem::size_of::<Bucket>()) as u64
+        self.buckets.layout.size() as u64
     }
 
     /// Entries in use.
@@ -254,7 +352,7 @@ impl Table {
     }
 
     #[inline]
-    fn bucket(&self, key: u128) -> &Bucket {
+    fn bucket(&self, key: u128) -> &Bucket<KW> {
         &self.buckets[bucket_of(key, self.used.load(Ordering::Relaxed))]
     }
 
@@ -274,20 +372,19 @@ impl Table {
             return;
         }
         for b in (0..old).rev() {
-            let moving: [Option<(u64, u64, u64)>; WAYS] =
+            let moving: [Option<([u64; KW], u64)>; WAYS] =
                 std::array::from_fn(|i| self.buckets[b][i].take());
-            for (lo, hi, d) in moving.into_iter().flatten() {
+            for (k, d) in moving.into_iter().flatten() {
                 self.count(-1);
-                let key = u128::from(lo) | u128::from(hi) << 64;
-                self.place(&self.buckets[bucket_of(key, new)], lo, hi, d);
+                self.place(&self.buckets[bucket_of(key_of(&k), new)], &k, d);
             }
         }
     }
 
     #[inline]
     fn find(&self, key: u128) -> Option<u64> {
-        let (lo, hi) = (key as u64, (key >> 64) as u64);
-        self.bucket(key).iter().find_map(|s| s.holds(lo, hi))
+        let k = words::<KW>(key)?;
+        self.bucket(key).iter().find_map(|s| s.holds(&k))
     }
 
     /// The value stored for `key`, if exact.
@@ -333,11 +430,13 @@ impl Table {
     }
 
     fn store(&self, key: u128, bits: u64, size: u32) {
-        let (lo, hi) = (key as u64, (key >> 64) as u64);
+        let Some(k) = words::<KW>(key) else {
+            return;
+        };
         let used = self.used.load(Ordering::Relaxed);
         let b = &self.buckets[bucket_of(key, used)];
-        for s in b {
-            if let Some(d) = s.holds(lo, hi) {
+        for s in b.iter() {
+            if let Some(d) = s.holds(&k) {
                 // What is known of a key only grows: or the bits in, if no one wrote since.
                 let _ = s.data.compare_exchange(
                     d,
@@ -349,7 +448,7 @@ impl Table {
             }
         }
         // Whether the table is half full, looked at every 64 entries a thread adds.
-        if self.place(b, lo, hi, USED | u64::from(size.min(0xff)) << 40 | bits) % 64 == 0
+        if self.place(b, &k, USED | u64::from(size.min(0xff)) << 40 | bits) % 64 == 0
             && used < self.buckets.len()
             && self.entries() as usize * 2 > used * WAYS
         {
@@ -360,10 +459,10 @@ impl Table {
     /// Puts a new entry in bucket `b`, in place of the least useful one (nothing when another
     /// thread writes that slot meanwhile). When it took a free slot, the new count of this
     /// thread's entries; else 1.
-    fn place(&self, b: &Bucket, lo: u64, hi: u64, d: u64) -> u64 {
+    fn place(&self, b: &Bucket<KW>, k: &[u64; KW], d: u64) -> u64 {
         let seen: [u64; WAYS] = std::array::from_fn(|i| b[i].data.load(Ordering::Relaxed));
         let victim = (0..WAYS).min_by_key(|&i| worth(seen[i])).unwrap_or(0);
-        if b[victim].write(seen[victim], lo, hi, d) && seen[victim] & USED == 0 {
+        if b[victim].write(seen[victim], k, d) && seen[victim] & USED == 0 {
             self.count(1)
         } else {
             1
@@ -371,63 +470,208 @@ impl Table {
     }
 }
 
+/// A table of either kind: narrow when the game's keys fit 64 bits.
+#[derive(Debug)]
+pub(crate) enum AnyTable {
+    Narrow(NarrowTable),
+    Wide(Table),
+}
+
+/// Calls `$f` on the table inside `$t`.
+macro_rules! either {
+    ($t:expr, $x:ident => $f:expr) => {
+        match $t {
+            AnyTable::Narrow($x) => $f,
+            AnyTable::Wide($x) => $f,
+        }
+    };
+}
+
+impl AnyTable {
+    /// A table of at most `bytes`, narrow when `narrow`.
+    pub(crate) fn with_budget(bytes: u64, narrow: bool) -> Result<AnyTable> {
+        Ok(if narrow {
+            AnyTable::Narrow(NarrowTable::narrow_with_budget(bytes)?)
+        } else {
+            AnyTable::Wide(Table::with_budget(bytes)?)
+        })
+    }
+
+    pub(crate) fn bytes(&self) -> u64 {
+        either!(self, t => t.bytes())
+    }
+
+    pub(crate) fn entries(&self) -> u64 {
+        either!(self, t => t.entries())
+    }
+
+    pub(crate) fn capacity(&self) -> u64 {
+        either!(self, t => t.capacity())
+    }
+
+    #[inline]
+    pub(crate) fn probe(&self, key: u128) -> (Option<u32>, u32) {
+        either!(self, t => t.probe(key))
+    }
+
+    #[inline]
+    pub(crate) fn store_exact(&self, key: u128, v: u32, size: u32) {
+        either!(self, t => t.store_exact(key, v, size));
+    }
+
+    #[inline]
+    pub(crate) fn store_not(&self, key: u128, set: u32, size: u32) {
+        either!(self, t => t.store_not(key, set, size));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Each test runs on both kinds of table.
+    fn both(test: impl Fn(&dyn Fn(u64) -> Box<dyn Probe>)) {
+        test(&|b| Box::new(Table::with_budget(b).unwrap()));
+        test(&|b| Box::new(NarrowTable::narrow_with_budget(b).unwrap()));
+    }
+
+    /// What the tests ask of a table of either kind.
+    trait Probe: Sync {
+        fn exact(&self, key: u128) -> Option<u32>;
+        fn probe(&self, key: u128) -> (Option<u32>, u32);
+        fn store_exact(&self, key: u128, v: u32, size: u32);
+        fn store_not(&self, key: u128, set: u32, size: u32);
+        fn entries(&self) -> u64;
+        fn capacity(&self) -> u64;
+        fn bytes(&self) -> u64;
+        fn used(&self) -> usize;
+        fn counted(&self) -> u64;
+    }
+
+    impl<const KW: usize> Probe for Table<KW> {
+        fn exact(&self, key: u128) -> Option<u32> {
+            Table::exact(self, key)
+        }
+        fn probe(&self, key: u128) -> (Option<u32>, u32) {
+            Table::probe(self, key)
+        }
+        fn store_exact(&self, key: u128, v: u32, size: u32) {
+            Table::store_exact(self, key, v, size);
+        }
+        fn store_not(&self, key: u128, set: u32, size: u32) {
+            Table::store_not(self, key, set, size);
+        }
+        fn entries(&self) -> u64 {
+            Table::entries(self)
+        }
+        fn capacity(&self) -> u64 {
+            Table::capacity(self)
+        }
+        fn bytes(&self) -> u64 {
+            Table::bytes(self)
+        }
+        fn used(&self) -> usize {
+            self.used.load(Ordering::Relaxed)
+        }
+        fn counted(&self) -> u64 {
+            self.buckets
+                .iter()
+                .flat_map(|b| b.iter())
+                .filter(|s| s.data.load(Ordering::Relaxed) & USED != 0)
+                .count() as u64
+        }
+    }
+
+    #[test]
+    fn table_sizes() {
+        assert_eq!(std::mem::size_of::<Bucket<1>>(), 64);
+        assert_eq!(std::mem::size_of::<Bucket<2>>(), 128);
+        assert!(Table::with_budget(MIN_BYTES - 1).is_err());
+        assert_eq!(Table::with_budget(MIN_BYTES).unwrap().capacity(), 4);
+        assert!(NarrowTable::narrow_with_budget(111).is_err());
+        assert_eq!(NarrowTable::narrow_with_budget(112).unwrap().capacity(), 4);
+        // The buckets start on a cache line, and the table keeps to its budget.
+        for bytes in [MIN_BYTES, 1000, 1 << 20] {
+            let t = NarrowTable::narrow_with_budget(bytes).unwrap();
+            assert_eq!(t.buckets.first.as_ptr() as usize % 64, 0);
+            assert!(t.bytes() <= bytes);
+            let t = Table::with_budget(bytes).unwrap();
+            assert_eq!(t.buckets.first.as_ptr() as usize % 64, 0);
+            assert!(t.bytes() <= bytes);
+        }
+        // A narrow table never holds a key past 64 bits.
+        let t = NarrowTable::narrow_with_budget(1 << 12).unwrap();
+        t.store_exact(1 << 64 | 5, 2, 3);
+        assert_eq!(
+            (t.exact(1 << 64 | 5), t.exact(5), t.entries()),
+            (None, None, 0)
+        );
+        t.store_exact(5, 2, 3);
+        assert_eq!((t.exact(1 << 64 | 5), t.exact(5)), (None, Some(2)));
+    }
+
     #[test]
     fn table_keeps_to_its_budget_and_replaces() {
-        assert!(Table::with_budget(10).is_err());
-        let t = Table::with_budget(100).unwrap();
-        assert_eq!(t.capacity(), 4);
+        both(|make| table_keeps_to_its_budget_and_replaces_on(make));
+    }
+
+    fn table_keeps_to_its_budget_and_replaces_on(make: &dyn Fn(u64) -> Box<dyn Probe>) {
+        let t = make(MIN_BYTES);
+        assert!(t.capacity() == 4 || t.capacity() == 8);
         for k in 0..100u128 {
-            t.store_exact(k << 70 | k, (k % 5) as u32, (k % 20) as u32);
+            t.store_exact(k << 40 | k, (k % 5) as u32, (k % 20) as u32);
         }
-        assert!(t.entries() <= 4);
-        assert!(t.bytes() <= 100);
+        assert!(t.entries() <= t.capacity());
+        assert!(t.bytes() <= MIN_BYTES);
         // Whatever is still there is right.
         for k in 0..100u128 {
-            if let Some(v) = t.exact(k << 70 | k) {
+            if let Some(v) = t.exact(k << 40 | k) {
                 assert_eq!(v, (k % 5) as u32);
             }
         }
         // Excluded values accumulate, and an exact value answers them all.
-        let t = Table::with_budget(1 << 12).unwrap();
+        let t = make(1 << 12);
         t.store_not(5, 0b1, 3);
         t.store_not(5, 0b100, 3);
         assert_eq!(t.probe(5), (None, 0b101));
         t.store_exact(5, 1, 3);
         assert_eq!(t.exact(5), Some(1));
-        assert!(t.known_not(5, 0) && t.known_not(5, 40) && !t.known_not(5, 1));
+        assert_eq!(t.probe(5).1, !0b10);
     }
 
     /// A table that grows keeps what it holds (growth never loses an entry while the buckets
     /// are at most a quarter full), and stops at its budget.
     #[test]
     fn table_grows_in_place_within_its_budget() {
-        let t = Table::with_budget(96 << 16).unwrap();
-        assert_eq!(t.used.load(Ordering::Relaxed), FIRST_BUCKETS);
+        // Keys of 64 bits, that both kinds hold.
+        both(|make| {
+            table_grows_in_place_on(make, |k| {
+                k.wrapping_mul(0x9e37_79b9_7f4a_7c15) as u64 as u128
+            })
+        });
+        // And keys of 128 bits in the wide one.
+        table_grows_in_place_on(&|b| Box::new(Table::with_budget(b).unwrap()), |k| {
+            k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
+        });
+    }
+
+    fn table_grows_in_place_on(make: &dyn Fn(u64) -> Box<dyn Probe>, key: impl Fn(u128) -> u128) {
+        let t = make((128 << 16) + SLACK);
+        let buckets = t.capacity() as usize / WAYS;
+        assert_eq!(t.used(), FIRST_BUCKETS);
         let n = 100_000u128;
         for k in 0..n {
-            t.store_exact(
-                k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835),
-                (k % 7) as u32,
-                9,
-            );
+            t.store_exact(key(k), (k % 7) as u32, 9);
         }
-        assert_eq!(t.used.load(Ordering::Relaxed), 1 << 16);
-        assert!(t.bytes() <= 96 << 16);
+        assert!(t.used() >= 1 << 16 && t.used() <= buckets);
+        assert!(t.bytes() <= (128 << 16) + SLACK);
         let kept = (0..n)
-            .filter(|&k| {
-                t.exact(k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835))
-                    == Some((k % 7) as u32)
-            })
+            .filter(|&k| t.exact(key(k)) == Some((k % 7) as u32))
             .count() as u64;
         assert_eq!(kept, t.entries());
         assert!(kept > 90_000, "{kept}");
         // Growing loses nothing: every key there just before the first growth is there after.
-        let t = Table::with_budget(96 << 16).unwrap();
-        let key = |k: u128| k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+        let t = make((128 << 16) + SLACK);
         let mut before = Vec::new();
         for k in 0..4096u128 {
             // Growth is looked at when a thread's count reaches a multiple of 64.
@@ -435,12 +679,12 @@ mod tests {
                 before = (0..k).filter(|&j| t.exact(key(j)).is_some()).collect();
             }
             t.store_exact(key(k), 1, 9);
-            if t.used.load(Ordering::Relaxed) > FIRST_BUCKETS {
+            if t.used() > FIRST_BUCKETS {
                 before.push(k);
                 break;
             }
         }
-        assert_eq!(t.used.load(Ordering::Relaxed), 4 * FIRST_BUCKETS);
+        assert_eq!(t.used(), 4 * FIRST_BUCKETS);
         assert!(before.len() >= FIRST_BUCKETS * WAYS / 2, "{}", before.len());
         assert!(before.iter().all(|&j| t.exact(key(j)) == Some(1)));
     }
@@ -449,14 +693,24 @@ mod tests {
     /// bits (so that a torn key would look like another): every hit is the key's own value.
     #[test]
     fn table_shared_by_threads_never_answers_wrong() {
-        let t = Table::with_budget(96 << 12).unwrap(); // growth to 4,096 buckets, then replacement
-        let value = |k: u128| (k.count_ones() + (k >> 64) as u32) % 7;
-        let key = |i: u64, j: u64| u128::from(i & 0xff) << 64 | u128::from(1u64 << (j % 64) | i);
+        // Keys that differ in a few bits of either word, or of the one word.
+        shared_never_wrong(&Table::with_budget((128 << 12) + SLACK).unwrap(), |i, j| {
+            u128::from(i & 0xff) << 64 | u128::from(1u64 << (j % 64) | i)
+        });
+        shared_never_wrong(
+            &NarrowTable::narrow_with_budget((64 << 12) + SLACK).unwrap(),
+            |i, j| u128::from((i & 0xff) << 48 | 1u64 << (j % 48) | i),
+        );
+    }
+
+    /// Growth to 4,096 buckets, then replacement.
+    fn shared_never_wrong(t: &dyn Probe, key: impl Fn(u64, u64) -> u128 + Sync) {
+        let value = |k: u128| (k.count_ones() + (k >> 48) as u32) % 7;
         let wrong = std::sync::atomic::AtomicU64::new(0);
         let hits = std::sync::atomic::AtomicU64::new(0);
         std::thread::scope(|sc| {
             for th in 0..4u64 {
-                let (t, wrong, hits) = (&t, &wrong, &hits);
+                let (wrong, hits, key) = (&wrong, &hits, &key);
                 sc.spawn(move || {
                     let mut rng = crate::engine::testing::Rng(th + 1);
                     for _ in 0..200_000 {
@@ -481,14 +735,8 @@ mod tests {
         });
         assert_eq!(wrong.load(Ordering::Relaxed), 0);
         assert!(hits.load(Ordering::Relaxed) > 1000);
-        assert_eq!(t.used.load(Ordering::Relaxed), 4096);
+        assert_eq!(t.used(), 4096);
         assert!(t.entries() <= t.capacity());
-        let counted = t
-            .buckets
-            .iter()
-            .flatten()
-            .filter(|s| s.data.load(Ordering::Relaxed) & USED != 0)
-            .count() as u64;
-        assert_eq!(counted, t.entries());
+        assert_eq!(t.counted(), t.entries());
     }
 }
