@@ -100,6 +100,37 @@ impl Part {
     }
 }
 
+/// Keys of components met lately, by their cells (direct-mapped): a component often comes
+/// back as the same cells (three parts in four of those a Cram search meets), and its key, a
+/// canonical form under the board's symmetries, costs more than a look here.
+struct KeyCache {
+    /// `(cells, key)`; no component has no cells, so `(0, _)` is empty.
+    slots: Box<[(u128, u128)]>,
+}
+
+impl KeyCache {
+    /// log2 of the entries: 32 KiB, eight pages. (128 KiB searched no faster, and cost the
+    /// first touches of 32 pages: 3x6 0.83 ms instead of 0.72.)
+    const BITS: u32 = 10;
+
+    fn new() -> KeyCache {
+        KeyCache {
+            slots: vec![(0, 0); 1 << Self::BITS].into_boxed_slice(),
+        }
+    }
+
+    /// The key of component `cells`.
+    #[inline]
+    fn key<B: Board + ?Sized>(&mut self, board: &B, cells: u128) -> u128 {
+        let h = (cells as u64 ^ (cells >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = &mut self.slots[(h >> (64 - Self::BITS)) as usize];
+        if slot.0 != cells {
+            *slot = (cells, board.key(cells));
+        }
+        slot.1
+    }
+}
+
 /// The components of `pos` as [`Part`]s, pushed onto `out`, and `out` sorted by size (the
 /// search solves the smaller parts of a sum first); `cells` is scratch.
 fn parts_of<B: Board + ?Sized>(board: &B, pos: u128, cells: &mut Vec<u128>, out: &mut Vec<Part>) {
@@ -144,6 +175,7 @@ pub struct Search<'a, B: Board + ?Sized> {
     nodes: u64,
     /// Buffers reused by the nodes (one set per level of the recursion).
     pool: Vec<Node>,
+    keys: KeyCache,
     /// Set on a thread of a parallel search: its work is no longer needed once this is.
     halt: Option<&'a parallel::Halt<'a>>,
 }
@@ -188,6 +220,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             known: None,
             nodes: 0,
             pool: Vec::new(),
+            keys: KeyCache::new(),
             halt: None,
         })
     }
@@ -471,7 +504,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                     Some(v) => known ^= v,
                     None => nb.parts.push(Part {
                         cells: c,
-                        key: board.key(c),
+                        key: self.keys.key(board, c),
                         size,
                     }),
                 }

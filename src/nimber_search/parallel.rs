@@ -271,6 +271,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             known: self.known,
             nodes: 0,
             pool: Vec::new(),
+            keys: super::KeyCache::new(),
             halt: Some(halt),
         }
     }
