@@ -39,6 +39,7 @@
 //! assert!(search.stats().nodes > 0);
 //! ```
 
+mod cache;
 mod parallel;
 mod table;
 
@@ -51,6 +52,7 @@ use crate::board::{Board, Fact};
 use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::graph::Poller;
+use cache::KeyCache;
 use std::sync::Arc;
 
 /// Components of at most this many cells go to the small table.
@@ -97,37 +99,6 @@ impl Part {
             key: board.key(cells),
             size: board.size(cells),
         }
-    }
-}
-
-/// Keys of components met lately, by their cells (direct-mapped): a component often comes
-/// back as the same cells (three parts in four of those a Cram search meets), and its key, a
-/// canonical form under the board's symmetries, costs more than a look here.
-struct KeyCache {
-    /// `(cells, key)`; no component has no cells, so `(0, _)` is empty.
-    slots: Box<[(u128, u128)]>,
-}
-
-impl KeyCache {
-    /// log2 of the entries: 32 KiB, eight pages. (128 KiB searched no faster, and cost the
-    /// first touches of 32 pages: 3x6 0.83 ms instead of 0.72.)
-    const BITS: u32 = 10;
-
-    fn new() -> KeyCache {
-        KeyCache {
-            slots: vec![(0, 0); 1 << Self::BITS].into_boxed_slice(),
-        }
-    }
-
-    /// The key of component `cells`.
-    #[inline]
-    fn key<B: Board + ?Sized>(&mut self, board: &B, cells: u128) -> u128 {
-        let h = (cells as u64 ^ (cells >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let slot = &mut self.slots[(h >> (64 - Self::BITS)) as usize];
-        if slot.0 != cells {
-            *slot = (cells, board.key(cells));
-        }
-        slot.1
     }
 }
 

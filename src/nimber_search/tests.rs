@@ -170,19 +170,3 @@ fn search_known_lower_values_keep_every_value() {
         }
     }
 }
-
-/// The key cache gives each component its board's key, through collisions and replacements
-/// (far more components than slots, many met again).
-#[test]
-fn search_key_cache_gives_the_boards_keys() {
-    let cram = Cram::new(5, 9).unwrap();
-    let mut cache = super::KeyCache::new();
-    let mut rng = crate::engine::testing::Rng(9);
-    let cells: Vec<u128> = (0..3000)
-        .map(|_| (rng.below(u64::MAX) as u128 & cram.empty()) | 1)
-        .collect();
-    for _ in 0..20_000 {
-        let c = cells[rng.below(cells.len() as u64) as usize];
-        assert_eq!(cache.key(&cram, c), cram.key(c));
-    }
-}
