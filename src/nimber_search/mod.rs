@@ -16,7 +16,8 @@
 //!   by the XOR of the others (`{v ^ x : v in S}`);
 //! - the exact value of a component is found by iterative deepening on the nimber: "is
 //!   G(C) = 0?", "is G(C) = 1?", ... each a search that usually stops at the first option with
-//!   that value, and the one that fails because G(C) is smaller learns G(C) on the way.
+//!   that value, and the one that fails because G(C) is smaller learns G(C) on the way;
+//! - a component of a few cells is searched for its exact value, whatever the question.
 //!
 //! Everything learnt goes into fixed-size [`Table`]s (the memory budget, split between a small
 //! table for components of a few cells and a large one), keyed by the components' canonical
@@ -55,7 +56,11 @@ use crate::graph::Poller;
 use cache::KeyCache;
 use std::sync::Arc;
 
-/// Components of at most this many cells go to the small table.
+/// Components of at most this many cells go to the small table, and are searched for their
+/// exact value whatever is asked of them: their search is short, and an exact value answers
+/// every later question, where one that only rules a value out may need a second search
+/// (Cram 3x6 760 nodes instead of 931, 0.54 ms instead of 0.63; 4x5 654 instead of 741; larger
+/// boards within the noise; 10 cells did better on some boards and worse on others).
 const SMALL_SIZE: u32 = 8;
 /// The small table's share of the budget: at most this, and at most a sixteenth.
 const SMALL_BUDGET: u64 = 2 << 20;
@@ -377,7 +382,11 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         if let Some(v) = exact {
             return Ok(Some(v));
         }
-        let set = set & !u128::from(not);
+        let set = if c.size <= SMALL_SIZE {
+            !u128::from(not)
+        } else {
+            set & !u128::from(not)
+        };
         if set == 0 {
             return Ok(None);
         }
