@@ -165,9 +165,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     /// makes the search slower, never wrong.
     ///
     /// # Errors
-    /// [`Error::Invalid`](crate::Error::Invalid) when `budget` is below two of the smallest tables (352
-    /// bytes);
-    /// [`Error::Memory`](crate::Error::Memory) when the machine lacks the memory.
+    /// [`Error::Invalid`] when `budget` is below two of the smallest tables (352 bytes);
+    /// [`Error::Memory`] when the machine lacks the memory.
     pub fn new(board: &'a B, budget: u64) -> Result<Self> {
         // A budget too small to split goes to the main table, with the smallest small table.
         let small = (budget / 16).min(SMALL_BUDGET);
@@ -235,7 +234,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     ///
     /// # Errors
     /// Whatever `ctl` returns (the search stops and passes it on; the table keeps what was
-    /// learnt, so asking again goes faster); [`Error::Invalid`](crate::Error::Invalid) for a
+    /// learnt, so asking again goes faster); [`Error::Invalid`] for a
     /// component whose value is over 127 (no board of 128 cells has one: a value is at most
     /// the length of the longest play).
     pub fn value(&mut self, pos: u128, ctl: &dyn Control) -> Result<u32> {
