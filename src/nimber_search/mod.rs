@@ -108,12 +108,25 @@ impl Part {
 }
 
 /// The components of `pos` as [`Part`]s, pushed onto `out`, and `out` sorted by size (the
-/// search solves the smaller parts of a sum first); `cells` is scratch.
-fn parts_of<B: Board + ?Sized>(board: &B, pos: u128, cells: &mut Vec<u128>, out: &mut Vec<Part>) {
+/// search solves the smaller parts of a sum first), but those whose size tells their value
+/// ([`Board::value_of_size`]): the XOR of their values. `cells` is scratch.
+fn parts_of<B: Board + ?Sized>(
+    board: &B,
+    pos: u128,
+    cells: &mut Vec<u128>,
+    out: &mut Vec<Part>,
+) -> u32 {
     cells.clear();
     board.components(pos, cells);
-    out.extend(cells.iter().map(|&c| Part::new(board, c)));
+    let mut known = 0;
+    for &c in cells.iter() {
+        match board.value_of_size(board.size(c)) {
+            Some(v) => known ^= v,
+            None => out.push(Part::new(board, c)),
+        }
+    }
     out.sort_unstable_by_key(|p| p.size);
+    known
 }
 
 /// One option during a node's search: its parts not known yet, and the XOR of those known.
@@ -240,8 +253,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     pub fn value(&mut self, pos: u128, ctl: &dyn Control) -> Result<u32> {
         let mut poll = Poller::new(ctl, 0);
         let mut nb = self.take();
-        parts_of(self.board, pos, &mut nb.cells, &mut nb.parts);
-        let mut v = 0;
+        let mut v = parts_of(self.board, pos, &mut nb.cells, &mut nb.parts);
         let mut r = Ok(());
         for &c in &nb.parts {
             match self.exact(c, &mut poll) {
@@ -263,10 +275,10 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     pub fn is_zero(&mut self, pos: u128, ctl: &dyn Control) -> Result<bool> {
         let mut poll = Poller::new(ctl, 0);
         let mut nb = self.take();
-        parts_of(self.board, pos, &mut nb.cells, &mut nb.parts);
-        let r = self.sum_in_set(&nb.parts, 1, &mut poll);
+        let known = parts_of(self.board, pos, &mut nb.cells, &mut nb.parts);
+        let r = self.sum_in_set(&nb.parts, xor_set(1, known), &mut poll);
         self.pool.push(nb);
-        Ok(r? == Some(0))
+        Ok(r? == Some(known))
     }
 
     /// The options of `pos` that are P-positions: the winning moves, in the order of

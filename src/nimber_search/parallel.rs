@@ -142,13 +142,13 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         pool: Option<&rayon::ThreadPool>,
         split: Split,
     ) -> Result<u32> {
-        let Some(parts) = self.split_parts(pos, pool, split) else {
+        let Some((parts, known)) = self.split_parts(pos, pool, split) else {
             return self.value(pos, ctl);
         };
         self.on_pool(ctl, pool, split, |s, sh| {
             let flag = Flag::new(sh);
             let mut poll = Poller::new(&flag, 0);
-            let mut v = 0;
+            let mut v = known;
             for &c in &parts {
                 v ^= split_exact(s, c, &mut poll, sh)?;
             }
@@ -167,28 +167,30 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         pool: Option<&rayon::ThreadPool>,
         split: Split,
     ) -> Result<bool> {
-        let Some(parts) = self.split_parts(pos, pool, split) else {
+        let Some((parts, known)) = self.split_parts(pos, pool, split) else {
             return self.is_zero(pos, ctl);
         };
         self.on_pool(ctl, pool, split, |s, sh| {
             let flag = Flag::new(sh);
             let mut poll = Poller::new(&flag, 0);
             let halt = &sh.stop;
-            Ok(split_sum_in_set(s, &parts, 1, &mut poll, sh, halt, 0)? == Some(0))
+            let set = xor_set(1, known);
+            Ok(split_sum_in_set(s, &parts, set, &mut poll, sh, halt, 0)? == Some(known))
         })
     }
 
-    /// The components of `pos`, sorted by size, when a parallel search of it pays; None when
-    /// the plain search takes it (see [`Search::value_threads`]).
+    /// The components of `pos`, sorted by size, and the XOR of those left out ([`parts_of`]),
+    /// when a parallel search of it pays; None when the plain search takes it (see
+    /// [`Search::value_threads`]).
     fn split_parts(
         &self,
         pos: u128,
         pool: Option<&rayon::ThreadPool>,
         split: Split,
-    ) -> Option<Vec<Part>> {
+    ) -> Option<(Vec<Part>, u32)> {
         let mut parts = Vec::new();
-        parts_of(self.board, pos, &mut Vec::new(), &mut parts);
-        self.splits(&parts, pool, split).then_some(parts)
+        let known = parts_of(self.board, pos, &mut Vec::new(), &mut parts);
+        self.splits(&parts, pool, split).then_some((parts, known))
     }
 
     /// Whether a position of components `parts` (sorted by size) is worth splitting.
