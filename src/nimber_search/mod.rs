@@ -96,22 +96,13 @@ struct Part {
     size: u32,
 }
 
-impl Part {
-    #[inline]
-    fn new<B: Board + ?Sized>(board: &B, cells: u128) -> Part {
-        Part {
-            cells,
-            key: board.key(cells),
-            size: board.size(cells),
-        }
-    }
-}
-
-/// The components of `pos` as [`Part`]s, pushed onto `out`, and `out` sorted by size (the
-/// search solves the smaller parts of a sum first), but those whose size tells their value
-/// ([`Board::value_of_size`]): the XOR of their values. `cells` is scratch.
-fn parts_of<B: Board + ?Sized>(
+/// The components of `pos` as [`Part`]s (keys through `keys`), pushed onto `out`, but those
+/// whose size tells their value ([`Board::value_of_size`]): the XOR of their values. `cells`
+/// is scratch.
+#[inline]
+fn push_parts<B: Board + ?Sized>(
     board: &B,
+    keys: &mut KeyCache,
     pos: u128,
     cells: &mut Vec<u128>,
     out: &mut Vec<Part>,
@@ -120,12 +111,16 @@ fn parts_of<B: Board + ?Sized>(
     board.components(pos, cells);
     let mut known = 0;
     for &c in cells.iter() {
-        match board.value_of_size(board.size(c)) {
+        let size = board.size(c);
+        match board.value_of_size(size) {
             Some(v) => known ^= v,
-            None => out.push(Part::new(board, c)),
+            None => out.push(Part {
+                cells: c,
+                key: keys.key(board, c),
+                size,
+            }),
         }
     }
-    out.sort_unstable_by_key(|p| p.size);
     known
 }
 
@@ -253,7 +248,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     pub fn value(&mut self, pos: u128, ctl: &dyn Control) -> Result<u32> {
         let mut poll = Poller::new(ctl, 0);
         let mut nb = self.take();
-        let mut v = parts_of(self.board, pos, &mut nb.cells, &mut nb.parts);
+        let mut v = self.parts_of(pos, &mut nb.cells, &mut nb.parts);
         let mut r = Ok(());
         for &c in &nb.parts {
             match self.exact(c, &mut poll) {
@@ -275,7 +270,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     pub fn is_zero(&mut self, pos: u128, ctl: &dyn Control) -> Result<bool> {
         let mut poll = Poller::new(ctl, 0);
         let mut nb = self.take();
-        let known = parts_of(self.board, pos, &mut nb.cells, &mut nb.parts);
+        let known = self.parts_of(pos, &mut nb.cells, &mut nb.parts);
         let r = self.sum_in_set(&nb.parts, xor_set(1, known), &mut poll);
         self.pool.push(nb);
         Ok(r? == Some(known))
@@ -296,6 +291,14 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             }
         }
         Ok(out)
+    }
+
+    /// The parts of a position's own components ([`push_parts`]), sorted by size (the search
+    /// solves the smaller parts of a sum first); the XOR of those left out.
+    fn parts_of(&mut self, pos: u128, cells: &mut Vec<u128>, out: &mut Vec<Part>) -> u32 {
+        let known = push_parts(self.board, &mut self.keys, pos, cells, out);
+        out.sort_unstable_by_key(|p| p.size);
+        known
     }
 
     /// The table for components of `size` cells.
@@ -486,20 +489,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let mut p = Values::new(n, set, covered);
         for i in 0..n {
             let start = nb.parts.len();
-            nb.cells.clear();
-            board.components(nb.opts[i], &mut nb.cells);
-            let mut known = 0;
-            for &c in &nb.cells {
-                let size = board.size(c);
-                match board.value_of_size(size) {
-                    Some(v) => known ^= v,
-                    None => nb.parts.push(Part {
-                        cells: c,
-                        key: self.keys.key(board, c),
-                        size,
-                    }),
-                }
-            }
+            let o = nb.opts[i];
+            let mut known = push_parts(board, &mut self.keys, o, &mut nb.cells, &mut nb.parts);
             let end = nb.parts.len();
             let mut unknown = start;
             for j in start..end {

@@ -30,7 +30,7 @@
 //! assert_eq!(search.value_threads(cram.empty(), &NoControl, Some(&pool), split).unwrap(), 2);
 //! ```
 
-use super::{low_bits, parts_of, too_large, xor_set, Opened, Part, Search, Settled, Values};
+use super::{low_bits, too_large, xor_set, Opened, Part, Search, Settled, Values};
 use crate::board::Board;
 use crate::engine::Control;
 use crate::error::{Error, Result};
@@ -179,17 +179,18 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         })
     }
 
-    /// The components of `pos`, sorted by size, and the XOR of those left out ([`parts_of`]),
+    /// The components of `pos`, sorted by size, and the XOR of those left out
+    /// ([`Search::parts_of`]),
     /// when a parallel search of it pays; None when the plain search takes it (see
     /// [`Search::value_threads`]).
     fn split_parts(
-        &self,
+        &mut self,
         pos: u128,
         pool: Option<&rayon::ThreadPool>,
         split: Split,
     ) -> Option<(Vec<Part>, u32)> {
         let mut parts = Vec::new();
-        let known = parts_of(self.board, pos, &mut Vec::new(), &mut parts);
+        let known = self.parts_of(pos, &mut Vec::new(), &mut parts);
         self.splits(&parts, pool, split).then_some((parts, known))
     }
 
