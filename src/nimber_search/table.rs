@@ -529,50 +529,13 @@ impl AnyTable {
 mod tests {
     use super::*;
 
-    /// Each test runs on both kinds of table.
-    fn both(test: impl Fn(&dyn Fn(u64) -> Box<dyn Probe>)) {
-        test(&|b| Box::new(Table::with_budget(b).unwrap()));
-        test(&|b| Box::new(NarrowTable::narrow_with_budget(b).unwrap()));
-    }
-
-    /// What the tests ask of a table of either kind.
-    trait Probe: Sync {
-        fn exact(&self, key: u128) -> Option<u32>;
-        fn probe(&self, key: u128) -> (Option<u32>, u32);
-        fn store_exact(&self, key: u128, v: u32, size: u32);
-        fn store_not(&self, key: u128, set: u32, size: u32);
-        fn entries(&self) -> u64;
-        fn capacity(&self) -> u64;
-        fn bytes(&self) -> u64;
-        fn used(&self) -> usize;
-        fn counted(&self) -> u64;
-    }
-
-    impl<const KW: usize> Probe for Table<KW> {
-        fn exact(&self, key: u128) -> Option<u32> {
-            Table::exact(self, key)
-        }
-        fn probe(&self, key: u128) -> (Option<u32>, u32) {
-            Table::probe(self, key)
-        }
-        fn store_exact(&self, key: u128, v: u32, size: u32) {
-            Table::store_exact(self, key, v, size);
-        }
-        fn store_not(&self, key: u128, set: u32, size: u32) {
-            Table::store_not(self, key, set, size);
-        }
-        fn entries(&self) -> u64 {
-            Table::entries(self)
-        }
-        fn capacity(&self) -> u64 {
-            Table::capacity(self)
-        }
-        fn bytes(&self) -> u64 {
-            Table::bytes(self)
-        }
-        fn used(&self) -> usize {
+    impl<const KW: usize> Table<KW> {
+        /// Buckets in use.
+        fn in_use(&self) -> usize {
             self.used.load(Ordering::Relaxed)
         }
+
+        /// Slots in use, counted one by one.
         fn counted(&self) -> u64 {
             self.buckets
                 .iter()
@@ -612,10 +575,11 @@ mod tests {
 
     #[test]
     fn table_keeps_to_its_budget_and_replaces() {
-        both(|make| table_keeps_to_its_budget_and_replaces_on(make));
+        keeps_to_its_budget_and_replaces(|b| Table::with_budget(b).unwrap());
+        keeps_to_its_budget_and_replaces(|b| NarrowTable::narrow_with_budget(b).unwrap());
     }
 
-    fn table_keeps_to_its_budget_and_replaces_on(make: &dyn Fn(u64) -> Box<dyn Probe>) {
+    fn keeps_to_its_budget_and_replaces<const KW: usize>(make: impl Fn(u64) -> Table<KW>) {
         let t = make(MIN_BYTES);
         assert!(t.capacity() == 4 || t.capacity() == 8);
         for k in 0..100u128 {
@@ -643,27 +607,28 @@ mod tests {
     /// are at most a quarter full), and stops at its budget.
     #[test]
     fn table_grows_in_place_within_its_budget() {
-        // Keys of 64 bits, that both kinds hold.
-        both(|make| {
-            table_grows_in_place_on(make, |k| {
-                k.wrapping_mul(0x9e37_79b9_7f4a_7c15) as u64 as u128
-            })
-        });
-        // And keys of 128 bits in the wide one.
-        table_grows_in_place_on(&|b| Box::new(Table::with_budget(b).unwrap()), |k| {
-            k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
-        });
+        // Keys of 64 bits, that both kinds hold, and keys of 128 bits in the wide one.
+        let short = |k: u128| k.wrapping_mul(0x9e37_79b9_7f4a_7c15) as u64 as u128;
+        grows_in_place(|b| Table::with_budget(b).unwrap(), short);
+        grows_in_place(|b| NarrowTable::narrow_with_budget(b).unwrap(), short);
+        grows_in_place(
+            |b| Table::with_budget(b).unwrap(),
+            |k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835),
+        );
     }
 
-    fn table_grows_in_place_on(make: &dyn Fn(u64) -> Box<dyn Probe>, key: impl Fn(u128) -> u128) {
+    fn grows_in_place<const KW: usize>(
+        make: impl Fn(u64) -> Table<KW>,
+        key: impl Fn(u128) -> u128,
+    ) {
         let t = make((128 << 16) + SLACK);
         let buckets = t.capacity() as usize / WAYS;
-        assert_eq!(t.used(), FIRST_BUCKETS);
+        assert_eq!(t.in_use(), FIRST_BUCKETS);
         let n = 100_000u128;
         for k in 0..n {
             t.store_exact(key(k), (k % 7) as u32, 9);
         }
-        assert!(t.used() >= 1 << 16 && t.used() <= buckets);
+        assert!(t.in_use() >= 1 << 16 && t.in_use() <= buckets);
         assert!(t.bytes() <= (128 << 16) + SLACK);
         let kept = (0..n)
             .filter(|&k| t.exact(key(k)) == Some((k % 7) as u32))
@@ -679,12 +644,12 @@ mod tests {
                 before = (0..k).filter(|&j| t.exact(key(j)).is_some()).collect();
             }
             t.store_exact(key(k), 1, 9);
-            if t.used() > FIRST_BUCKETS {
+            if t.in_use() > FIRST_BUCKETS {
                 before.push(k);
                 break;
             }
         }
-        assert_eq!(t.used(), 4 * FIRST_BUCKETS);
+        assert_eq!(t.in_use(), 4 * FIRST_BUCKETS);
         assert!(before.len() >= FIRST_BUCKETS * WAYS / 2, "{}", before.len());
         assert!(before.iter().all(|&j| t.exact(key(j)) == Some(1)));
     }
@@ -704,7 +669,7 @@ mod tests {
     }
 
     /// Growth to 4,096 buckets, then replacement.
-    fn shared_never_wrong(t: &dyn Probe, key: impl Fn(u64, u64) -> u128 + Sync) {
+    fn shared_never_wrong<const KW: usize>(t: &Table<KW>, key: impl Fn(u64, u64) -> u128 + Sync) {
         let value = |k: u128| (k.count_ones() + (k >> 48) as u32) % 7;
         let wrong = std::sync::atomic::AtomicU64::new(0);
         let hits = std::sync::atomic::AtomicU64::new(0);
@@ -735,7 +700,7 @@ mod tests {
         });
         assert_eq!(wrong.load(Ordering::Relaxed), 0);
         assert!(hits.load(Ordering::Relaxed) > 1000);
-        assert_eq!(t.used(), 4096);
+        assert_eq!(t.in_use(), 4096);
         assert!(t.entries() <= t.capacity());
         assert_eq!(t.counted(), t.entries());
     }
