@@ -101,7 +101,8 @@ impl<T: Bits> Shifts<T> {
             & self.full
     }
 
-    /// See [`Grid::region_cut`].
+    /// The region of `within` that holds `seed` when the horizontal links from the cells of
+    /// `cut` to their right neighbours do not count.
     #[inline]
     pub(crate) fn region_cut(&self, seed: T, within: T, cut: T) -> T {
         let right = self.not_last_col & !cut;
@@ -120,7 +121,7 @@ impl<T: Bits> Shifts<T> {
         }
     }
 
-    /// See [`Grid::neighbour_sides`].
+    /// Cells of `m` whose neighbours to the left, right, above and below are in `m`.
     #[inline]
     pub(crate) fn neighbour_sides(&self, m: T) -> (T, T, T, T) {
         let h = self.horizontal_pairs(m);
@@ -309,19 +310,6 @@ impl Grid {
             Some(s) => s.region_cut(seed as u64, within as u64, 0).to_u128(),
             None => self.wide.region_cut(seed, within, 0),
         }
-    }
-
-    /// The region of `within` that holds `seed` when the horizontal links from the cells of
-    /// `cut` to their right neighbours do not count.
-    #[inline]
-    pub fn region_cut(&self, seed: u128, within: u128, cut: u128) -> u128 {
-        self.wide.region_cut(seed, within, cut)
-    }
-
-    /// Cells of `m` whose neighbours to the left, right, above and below are in `m`.
-    #[inline]
-    pub fn neighbour_sides(&self, m: u128) -> (u128, u128, u128, u128) {
-        self.wide.neighbour_sides(m)
     }
 
     /// Calls `f` with each connected region of `m`, lowest cell first.
