@@ -277,7 +277,7 @@ class BoardGame:
             As :meth:`state` takes it; the start by default.
         threads : int, optional
             The most threads used (default: every core, or ``RAYON_NUM_THREADS``). A region of
-            30 cells or more shares the first levels of its search among them; a smaller one
+            40 cells or more shares the first levels of its search among them; a smaller one
             takes one thread, which is faster there. The value never depends on it.
 
         Returns
