@@ -3,5 +3,5 @@
 Game graphs now live in :mod:`grundy.games.graph`.
 """
 
-from .games.graph import *  # noqa: F403
-from .games.graph import __all__  # noqa: F401
+from .games.graph.game import *  # noqa: F403
+from .games.graph.game import __all__  # noqa: F401

@@ -3,5 +3,5 @@
 Heap games with rules in Python now live in :mod:`grundy.games.heap_game`.
 """
 
-from .games.heap_game import *  # noqa: F403
-from .games.heap_game import __all__  # noqa: F401
+from .games.heap.python_rules import *  # noqa: F403
+from .games.heap.python_rules import __all__  # noqa: F401

@@ -4,7 +4,7 @@ Loopy values and their sums now live in :mod:`grundy.play.values`, and the value
 :mod:`grundy.games.loopy`.
 """
 
-from .games.loopy import GeneralizedValues, generalized_values
+from .games.graph.loopy import GeneralizedValues, generalized_values
 from .play.values import Infinity, drawing_options, sum_outcome, sum_value, value_outcome, winning_options
 
 __all__ = [

@@ -3,5 +3,5 @@
 State games now live in :mod:`grundy.games.state_game`.
 """
 
-from .games.state_game import *  # noqa: F403
-from .games.state_game import __all__  # noqa: F401
+from .games.state.game import *  # noqa: F403
+from .games.state.game import __all__  # noqa: F401

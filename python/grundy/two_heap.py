@@ -3,5 +3,5 @@
 Two-heap games now live in :mod:`grundy.games.two_heap`.
 """
 
-from .games.two_heap import *  # noqa: F403
-from .games.two_heap import __all__  # noqa: F401
+from .games.state.two_heap import *  # noqa: F403
+from .games.state.two_heap import __all__  # noqa: F401

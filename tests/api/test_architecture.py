@@ -117,9 +117,9 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_checker_sees_every_kind_of_import():
     # Inside a function (graph -> loopy was one), under TYPE_CHECKING, relative and absolute.
-    assert "grundy.games.loopy" in GRAPH["grundy.games.graph"]
-    assert "grundy.games.heap" in GRAPH["grundy.games.take_and_break"]
-    assert "grundy.analysis.quotient_build" in GRAPH["grundy.games.heap_block"]
+    assert "grundy.games.graph.loopy" in GRAPH["grundy.games.graph.game"]
+    assert "grundy.games.heap.game" in GRAPH["grundy.games.heap.take_and_break"]
+    assert "grundy.analysis.quotient_build" in GRAPH["grundy.games.heap.components"]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._validate import _short, as_count
-from ..exceptions import ArgumentError, ArgumentTypeError, TooLargeError
-from .board import BoardGame
-from .board_graph import MAX_CELLS, as_grid, as_path, graph_parts
+from ..._validate import _short, as_count
+from ...exceptions import ArgumentError, ArgumentTypeError, TooLargeError
+from .game import BoardGame
+from .graph import MAX_CELLS, as_grid, as_path, graph_parts
 
 __all__ = ["arc_kayles", "chomp", "cram", "node_kayles"]
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
-from ..exceptions import ArgumentError, ArgumentTypeError, SearchLimitError
-from ..play.components import Components, Work
-from ..play.move import Move
+from ... import _core
+from ...exceptions import ArgumentError, ArgumentTypeError, SearchLimitError
+from ...play.components import Components, Work
+from ...play.move import Move
 
 __all__ = ["BoardComponents"]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import ArgumentError, ArgumentTypeError
+from ...exceptions import ArgumentError, ArgumentTypeError
 
 NATIVE = tuple(np.dtype(t) for t in (np.int64, np.int32, np.uint32, np.uint64))
 #: Labels shown by repr().

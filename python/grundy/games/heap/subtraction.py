@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
-from .. import _core
-from .._validate import as_heap
-from ..exceptions import ArgumentError, ArgumentTypeError
-from ..io import checkpoint as _checkpoint
-from .heap import Game
+from ... import _core
+from ..._validate import as_heap
+from ...exceptions import ArgumentError, ArgumentTypeError
+from ...io import checkpoint as _checkpoint
+from .game import Game
 
 if TYPE_CHECKING:
-    from .._core import _SubtractionKind
+    from ..._core import _SubtractionKind
 
 __all__ = ["Subtraction"]
 

@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
-from .._ui.display import card
-from .._ui.plot import _pyplot
-from .._validate import MAX_U64, as_heap
-from ..exceptions import ArgumentTypeError
-from ..play.values import Infinity
-from .state_block import StateComponents
+from ... import _core
+from ..._ui.display import card
+from ..._ui.plot import _pyplot
+from ..._validate import MAX_U64, as_heap
+from ...exceptions import ArgumentTypeError
+from ...play.values import Infinity
+from .components import StateComponents
 
 #: Cells of the corner of the grid an HTML card shows.
 CARD_CELLS = 8

@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
-from .._validate import _short, as_flag, as_heap
-from ..exceptions import ArgumentError, ArgumentTypeError
+from ... import _core
+from ..._validate import _short, as_flag, as_heap
+from ...exceptions import ArgumentError, ArgumentTypeError
 
 
 def _callable(f: Any, name: str, optional: bool = True) -> Any:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from .. import _core
-from .._validate import as_name
-from ..exceptions import ArgumentError, ArgumentTypeError
-from ..io import checkpoint as _checkpoint
-from .heap import Game
+from ... import _core
+from ..._validate import as_name
+from ...exceptions import ArgumentError, ArgumentTypeError
+from ...io import checkpoint as _checkpoint
+from .game import Game
 
 if TYPE_CHECKING:
-    from .._core import _Engine
+    from ..._core import _Engine
 
 __all__ = ["TakeAndBreak", "dawsons_kayles", "grundys_game", "kayles", "nim"]
 

@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
-from .._ui.display import HTML_VALUES, _count, card, values_row
-from .._ui.progress import _check_threads
-from .._validate import MAX_U64, as_count
-from ..exceptions import ArgumentError, ArgumentTypeError, CycleError, MemoryLimitError, NotFoundError
-from .graph_block import GraphComponents
-from .graph_input import as_id_array, common_dtype, ids_array, int_id, integer_pairs, networkx_edges, number_labels
+from ... import _core
+from ..._ui.display import HTML_VALUES, _count, card, values_row
+from ..._ui.progress import _check_threads
+from ..._validate import MAX_U64, as_count
+from ...exceptions import ArgumentError, ArgumentTypeError, CycleError, MemoryLimitError, NotFoundError
+from .components import GraphComponents
+from .input import as_id_array, common_dtype, ids_array, int_id, integer_pairs, networkx_edges, number_labels
 from .loopy import generalized_values
 
 #: Edge endpoints go to Rust in one of these dtypes; other integer dtypes are converted.

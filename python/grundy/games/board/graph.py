@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from .._validate import _short
-from ..exceptions import ArgumentError, ArgumentTypeError, TooLargeError
+from ..._validate import _short
+from ...exceptions import ArgumentError, ArgumentTypeError, TooLargeError
 
 #: The most cells (vertices) a board may have: one bit each of the core's 128-bit positions.
 MAX_CELLS = 128

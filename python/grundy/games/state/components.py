@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import ArgumentError, ArgumentTypeError
-from ..play.components import PY_WEIGHT, Components, Work
-from ..play.move import Move
+from ...exceptions import ArgumentError, ArgumentTypeError
+from ...play.components import PY_WEIGHT, Components, Work
+from ...play.move import Move
 
 __all__ = ["StateComponents"]
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from .._ui.display import card
-from .._validate import _short
-from ..exceptions import ArgumentError, ArgumentTypeError
+from ..._ui.display import card
+from ..._validate import _short
+from ...exceptions import ArgumentError, ArgumentTypeError
 
 __all__ = ["BoardState"]
 

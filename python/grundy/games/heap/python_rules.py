@@ -5,10 +5,10 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable
 
-from .. import _core
-from .._validate import as_heap, as_name
-from ..exceptions import ArgumentError, ArgumentTypeError
-from .heap import Game
+from ... import _core
+from ..._validate import as_heap, as_name
+from ...exceptions import ArgumentError, ArgumentTypeError
+from .game import Game
 
 Rule = Callable[[int], Iterable[Iterable[int]]]
 

@@ -7,7 +7,7 @@ graph in Rust and solves it there (parallel topological layers, without the GIL)
 value is the XOR of the parts' values (Sprague-Grundy). With ``key`` equivalent states (symmetric,
 relabelled) are explored once. With ``loopy=True`` the states may repeat (cycles): they get Smith's
 generalized Sprague-Grundy values (an int or ``Infinity(K)``) and outcomes with draws, computed by
-the loopy engine of :mod:`grundy.loopy`.
+the loopy engine of :mod:`grundy.games.graph.loopy`.
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
-from .._ui.progress import Bar, _check_progress, _check_threads
-from .._validate import _short, as_count, as_flag, as_limit, as_name
-from ..exceptions import ArgumentError, ArgumentTypeError, CycleError, ReentrancyError
-from ..play.misere import limit as misere_limit
-from ..play.values import INFINITE, Infinity, Value, _normal_play, drawing_options, value_outcome
-from ._grid import CARD_CELLS, GridGame
-from .loopy import GeneralizedValues
-from .state_explored import ExploredStates
-from .state_rules import _callable, _iterable, card_rows, describe, fast_flags, per_state, search_for
+from ... import _core
+from ..._ui.progress import Bar, _check_progress, _check_threads
+from ..._validate import _short, as_count, as_flag, as_limit, as_name
+from ...exceptions import ArgumentError, ArgumentTypeError, CycleError, ReentrancyError
+from ...play.misere import limit as misere_limit
+from ...play.values import INFINITE, Infinity, Value, _normal_play, drawing_options, value_outcome
+from .grid import CARD_CELLS, GridGame
+from ..graph.loopy import GeneralizedValues
+from .explored import ExploredStates
+from .rules import _callable, _iterable, card_rows, describe, fast_flags, per_state, search_for
 
 
 class StateGame(GridGame):
@@ -58,7 +58,7 @@ class StateGame(GridGame):
         :meth:`generalized_values` the values of every explored state. Each option must then be
         a single state: ``components`` is refused.
     split, int_states, batch : bool, optional
-        The fast ways to write a rule (``grundy.games.state_rules``). ``split``: ``options``
+        The fast ways to write a rule (``grundy.games.state.rules``). ``split``: ``options``
         returns each option as the tuple of canonical parts it leaves (``components`` and ``key``
         then apply to the states asked about only). ``int_states``: states are ints below 2**128,
         kept in Rust, and :meth:`value` searches (pruned) rather than tabulates. ``batch``: both,

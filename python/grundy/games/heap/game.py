@@ -12,13 +12,13 @@ from typing import Any, cast
 
 import numpy as np
 
-from .. import _core
-from .._validate import as_count, as_heap
-from ..analysis.periodicity import DEFAULT_MAX_N, DIRECT_LIMIT, Periodicity, SparseSpace
-from ..exceptions import ArgumentTypeError, NoPeriodError
-from ..io import checkpoint as _checkpoint
-from .heap_block import HeapComponents
-from .heap_display import HeapGameDisplay
+from ... import _core
+from ..._validate import as_count, as_heap
+from ...analysis.periodicity import DEFAULT_MAX_N, DIRECT_LIMIT, Periodicity, SparseSpace
+from ...exceptions import ArgumentTypeError, NoPeriodError
+from ...io import checkpoint as _checkpoint
+from .components import HeapComponents
+from .display import HeapGameDisplay
 from .run import CHECKPOINT_EVERY, MAX_VALUES, Run
 
 Path = str | os.PathLike[str]
@@ -58,7 +58,7 @@ class Game(HeapGameDisplay):
     name: str | None = None
 
     def __init__(self, seq: _core.HeapCore, key: Any) -> None:
-        self._seq = seq
+        self._core = seq
         self._key = key
         self._periodicity: Periodicity | None = None
         self._sparse: SparseSpace | None = None
@@ -152,7 +152,7 @@ class Game(HeapGameDisplay):
             raise ArgumentTypeError(f"from_period must be True or False, not {type(from_period).__name__}")
         with self._run(progress, checkpoint, checkpoint_every, threads=threads) as run:
             run.ensure(n, from_period)
-        return self._seq.array(0, n)
+        return self._core.array(0, n)
 
     def value(self, h: int) -> int:
         """Return G(h), the Grundy value of a single heap of ``h`` tokens (any h below 2**64).
@@ -193,18 +193,18 @@ class Game(HeapGameDisplay):
         1
         """
         h = as_heap(h, "h")
-        if h < len(self._seq):
-            return self._seq.get(h)
-        if self._seq.proven is None and h >= DIRECT_LIMIT:
+        if h < len(self._core):
+            return self._core.get(h)
+        if self._core.proven is None and h >= DIRECT_LIMIT:
             self.periodicity()
-        g = self._seq.value(h)  # through the proven period (or G(h) = h for Nim)
+        g = self._core.value(h)  # through the proven period (or G(h) = h for Nim)
         if g is not None:
             return g
         if h < DIRECT_LIMIT:
             self._ensure(h + 1)
-            return self._seq.get(h)
+            return self._core.get(h)
         raise NoPeriodError(
-            f"no period of {self._constructor()} is proven within the {len(self._seq)} values examined, so G({h}) "
+            f"no period of {self._constructor()} is proven within the {len(self._core)} values examined, so G({h}) "
             f"cannot be read off a period: call .periodicity(max_n=...) with a larger bound, or "
             f".values({h} + 1) to compute it directly"
         )
@@ -274,27 +274,27 @@ class Game(HeapGameDisplay):
         max_n = DEFAULT_MAX_N if max_n is None else as_count(max_n, "max_n")
         with self._run(progress, checkpoint, checkpoint_every, f"{self}: periodicity", threads) as run:
             p = self._periodicity
-            if p is None or not p.proven or self._seq.proven is None:
+            if p is None or not p.proven or self._core.proven is None:
                 p = self._periodicity = self._search_period(min(max_n, MAX_VALUES), run)
             return p
 
     def _search_period(self, max_n: int, run: Run) -> Periodicity:
         """The core's period search (its one schedule) up to ``max_n`` values, as a result."""
-        d, n = run.drive(lambda progress: self._seq.search_period(max_n, progress, run.threads))
+        d, n = run.drive(lambda progress: self._core.search_period(max_n, progress, run.threads))
         if d is None:
-            why = self._seq.unproven_reason()
+            why = self._core.unproven_reason()
             cert = f"no period found in G(0..{n - 1})" + (f"; {why}" if why else "")
             return Periodicity(None, None, 0, False, cert, n)
         n0, p = d["preperiod"], d["period"]
-        base = self._seq.array(n0, n0 + p)
+        base = self._core.array(n0, n0 + p)
         base.flags.writeable = False  # a fresh array, ours: frozen in place, not copied
         return Periodicity(n0, p, d["saltus"], d["proven"], d["certificate"], d["checked_to"], base)
 
     def _set_periodicity(self, p: Periodicity) -> None:
         """Keep ``p`` (read back from a file); a proven period is proven again by the core from the values."""
         self._periodicity = p
-        if p.proven and self._seq.proven is None and p.checked_to <= len(self._seq):
-            self._seq.period(p.checked_to)
+        if p.proven and self._core.proven is None and p.checked_to <= len(self._core):
+            self._core.period(p.checked_to)
 
     @property
     def known_periodicity(self) -> Periodicity | None:
@@ -349,9 +349,9 @@ class Game(HeapGameDisplay):
         n = as_count(n)
         with self._run(progress) as run:
             run.ensure(n)
-        d = self._seq.sparse_space(n)
+        d = self._core.sparse_space(n)
         rare = d["rare_positions"]
-        rare_values = tuple(sorted(set(self._seq.array(0, n)[rare].tolist()))) if n else ()
+        rare_values = tuple(sorted(set(self._core.array(0, n)[rare].tolist()))) if n else ()
         self._sparse = SparseSpace(n, d["mask"], d["parity"], rare, rare_values, n - int(rare.size))
         return self._sparse
 
@@ -368,7 +368,7 @@ class Game(HeapGameDisplay):
         >>> _ = g.value(20); g.computed >= 21
         True
         """
-        return len(self._seq)
+        return len(self._core)
 
     def _ensure(self, n: int) -> None:
         with self._run(None) as run:
@@ -397,11 +397,11 @@ class Game(HeapGameDisplay):
         >>> gr.TakeAndBreak("0.3").is_nim, gr.Subtraction([1, 2]).is_nim
         (False, False)
         """
-        return self._seq.is_nim
+        return self._core.is_nim
 
     def _is_option(self, n: int, parts: list[int]) -> bool:
         """Whether the heaps ``parts`` are an option of a heap of ``n``."""
-        return self._seq.is_option(n, parts)
+        return self._core.is_option(n, parts)
 
     def _misere_rule(self, top: int, limit: int) -> Any:
         """The core's view of the rule for misère searches of heaps up to ``top``.
@@ -409,7 +409,7 @@ class Game(HeapGameDisplay):
         The game's core, or for a rule written in Python a table of its options made by the core
         (SearchLimitError when that table alone would pass ``limit``).
         """
-        return self._seq.misere_game(top, limit)
+        return self._core.misere_game(top, limit)
 
     def _nim_after(self, h: int) -> tuple[int, ...]:
         """What a Nim move to a heap of ``h`` leaves (a heap of 0 is still a heap here)."""
@@ -417,20 +417,20 @@ class Game(HeapGameDisplay):
 
     def _seed(self, values: np.ndarray) -> None:
         """Start from known values G(0..len-1) (from a file), replacing any computed ones."""
-        seq = self._seq
+        seq = self._core
         if len(seq):
-            seq = cast(Game, _checkpoint.game_from_rule(self._rule()))._seq
+            seq = cast(Game, _checkpoint.game_from_rule(self._rule()))._core
         seq.seed(values)
-        self._seq = seq
+        self._core = seq
 
     def _core_values(self) -> _core.HeapCore:
         """The game's core: its rule, values, period and quotients, for the core's searches over them."""
-        return self._seq
+        return self._core
 
     def _computed_values(self, k: int | None = None) -> np.ndarray:
         """The first ``k`` (default: all) of the values computed so far; computes nothing."""
-        n = len(self._seq)
-        return self._seq.array(0, n if k is None else min(k, n))
+        n = len(self._core)
+        return self._core.array(0, n if k is None else min(k, n))
 
     def _cover(self, top: int) -> None:
         """Make the core know G(h) for every h <= top, computed or through its proven period.
@@ -438,10 +438,10 @@ class Game(HeapGameDisplay):
         Follows :meth:`value`: values below ``DIRECT_LIMIT`` are computed, larger heaps need a
         proven period; otherwise :meth:`value` raises the NoPeriodError that says what to do.
         """
-        if top >= len(self._seq) and self._seq.value(top) is None:
+        if top >= len(self._core) and self._core.value(top) is None:
             if top >= DIRECT_LIMIT:
                 self.periodicity()
-            if self._seq.value(top) is None:
+            if self._core.value(top) is None:
                 if top < DIRECT_LIMIT:
                     self._ensure(top + 1)
                 else:
@@ -450,7 +450,7 @@ class Game(HeapGameDisplay):
     def _heap_values(self, heaps: np.ndarray) -> np.ndarray:
         """G of every heap of a ``uint64`` array, through the proven period where needed."""
         self._cover(int(heaps.max()))
-        return self._seq.heap_values(heaps)
+        return self._core.heap_values(heaps)
 
     def _components(self, items: Any) -> HeapComponents:
         """Heaps of this game as components of a :class:`~grundy.Position`."""

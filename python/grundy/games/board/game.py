@@ -26,13 +26,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
-from .._ui.display import card
-from .._ui.progress import Bar, _check_progress, _check_threads
-from .._validate import _short, as_count, as_heap
-from ..exceptions import ArgumentError, ArgumentTypeError
-from .board_block import BoardComponents
-from .board_state import BoardState
+from ... import _core
+from ..._ui.display import card
+from ..._ui.progress import Bar, _check_progress, _check_threads
+from ..._validate import _short, as_count, as_heap
+from ...exceptions import ArgumentError, ArgumentTypeError
+from .components import BoardComponents
+from .state import BoardState
 
 __all__ = ["BoardGame", "BoardState", "default_memory"]
 
@@ -424,7 +424,7 @@ class BoardGame:
         >>> pos.grundy, pos.winning_moves()
         (0, [])
         """
-        from ..play.position import Position
+        from ...play.position import Position
 
         return Position(self, [self.state(blocked)])
 

@@ -12,12 +12,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .. import _core
-from ..analysis.quotient_build import cached_quotient
-from ..exceptions import ArgumentError
-from ..play.components import Components, Work, indices, misere_nim_is_p
-from ..play.move import Move, check_parts
-from ..play.nimsum import heap_array
+from ... import _core
+from ...analysis.quotient_build import cached_quotient
+from ...exceptions import ArgumentError
+from ...play.components import Components, Work, indices, misere_nim_is_p
+from ...play.move import Move, check_parts
+from ...play.nimsum import heap_array
 
 #: Options taken from the core per call (a slice of a family).
 _TAKE = 4096

@@ -7,10 +7,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .. import _core
-from ..exceptions import ArgumentError, ArgumentTypeError
-from ..play.components import PY_WEIGHT, Components, Work
-from ..play.move import Move
+from ... import _core
+from ...exceptions import ArgumentError, ArgumentTypeError
+from ...play.components import PY_WEIGHT, Components, Work
+from ...play.move import Move
 
 __all__ = ["GraphComponents", "VertexGraph"]
 

@@ -11,9 +11,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .. import _core
-from .._ui.progress import Bar, _check_progress, _check_threads
-from ..play.values import _OUTCOMES, INFINITE, Infinity, Value, _normal_play, drawing_options, winning_options
+from ... import _core
+from ..._ui.progress import Bar, _check_progress, _check_threads
+from ...play.values import _OUTCOMES, INFINITE, Infinity, Value, _normal_play, drawing_options, winning_options
 
 _HTML_ROWS = 12
 

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from .._ui.display import HTML_VALUES, REPR_VALUES, ValueTable, _count, card, values_row
-from .._ui.plot import plot_sparse, plot_values
-from .._validate import as_count
-from ..analysis.periodicity import Periodicity, SparseSpace, period_text, sparse_text
+from ..._ui.display import HTML_VALUES, REPR_VALUES, ValueTable, _count, card, values_row
+from ..._ui.plot import plot_sparse, plot_values
+from ..._validate import as_count
+from ...analysis.periodicity import Periodicity, SparseSpace, period_text, sparse_text
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
-from .._ui.progress import _check_threads
-from .._validate import MAX_U64, as_count, as_flag, as_heap, as_name
-from ..analysis.periodicity import Periodicity
-from ..exceptions import ArgumentError, ArgumentTypeError, MemoryLimitError, SearchLimitError
-from ..play import misere as _misere
-from ._grid import CARD_CELLS, GridGame
+from ... import _core
+from ..._ui.progress import _check_threads
+from ..._validate import MAX_U64, as_count, as_flag, as_heap, as_name
+from ...analysis.periodicity import Periodicity
+from ...exceptions import ArgumentError, ArgumentTypeError, MemoryLimitError, SearchLimitError
+from ...play import misere as _misere
+from .grid import CARD_CELLS, GridGame
 
 #: Values a row's :meth:`TwoHeapRow.periodicity` examines unless told otherwise.
 ROW_MAX_N = 4096

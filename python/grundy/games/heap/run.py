@@ -15,16 +15,16 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from .._ui.progress import Bar, _check_progress, _check_threads
-from .._validate import _short
-from ..exceptions import ArgumentError, ArgumentTypeError, MemoryLimitError, MissingFileError
-from ..io import checkpoint as _checkpoint
+from ..._ui.progress import Bar, _check_progress, _check_threads
+from ..._validate import _short
+from ...exceptions import ArgumentError, ArgumentTypeError, MemoryLimitError, MissingFileError
+from ...io import checkpoint as _checkpoint
 
 
 class Game(_checkpoint.Game, Protocol):
     """What a run asks of a heap game, besides what files ask: its core (``grundy._core.HeapCore``)."""
 
-    _seq: Any
+    _core: Any
 
 
 #: Default seconds between two checkpoints.
@@ -110,15 +110,15 @@ class Run:
         """
         if n > MAX_VALUES:
             raise MemoryLimitError(f"{n} values cannot be stored on any machine; ask for fewer")
-        seq = self.game._seq
+        seq = self.game._core
         if n <= len(seq):
             return
         if self.mode is True:
             self.bar.update(len(seq), n)
         # The game's core is read at each try: a checkpoint resumed may have replaced it.
-        self.drive(lambda progress: self.game._seq.extend(n, progress=progress, threads=self.threads,
+        self.drive(lambda progress: self.game._core.extend(n, progress=progress, threads=self.threads,
                                                           from_period=from_period))
-        self.bar.update(len(self.game._seq), n)
+        self.bar.update(len(self.game._core), n)
 
     def drive(self, step: Callable[[Run | None], _T]) -> _T:
         """Run ``step(progress)``, a core call that reports to ``progress``, with the bar and checkpoints.
