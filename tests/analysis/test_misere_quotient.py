@@ -25,8 +25,8 @@ def test_outcomes_match_the_search_on_every_small_multiset(code: str) -> None:
     # Every multiset of up to three heaps here; the core's unit tests cover four heaps in Rust.
     for k in range(0, 4 if code == "0.77" else 3):
         for heaps in itertools.combinations_with_replacement(range(1, 13), k):
-            blocks = gr.Position(fresh, list(heaps))._blocks
-            truth, _ = search(blocks, 10**6, want_moves=False)
+            runs = gr.Position(fresh, list(heaps))._runs
+            truth, _ = search(runs, 10**6, want_moves=False)
             assert (q.outcome(heaps) == "P") == truth, heaps
     assert isinstance(q._core, _core.MisereQuotient)
 
@@ -40,9 +40,9 @@ def test_random_larger_sums_and_winning_moves(code: str, data: st.DataObject) ->
     q = gr.misere_quotient(gr.TakeAndBreak(code), 12)
     heaps = data.draw(st.lists(st.integers(0, 12), min_size=0, max_size=5))
     fresh = gr.TakeAndBreak(code)
-    blocks = gr.Position(fresh, heaps)._blocks if heaps else []
+    runs = gr.Position(fresh, heaps)._runs if heaps else []
     try:
-        truth = search(blocks, 10**6, want_moves=False)[0] if heaps else False
+        truth = search(runs, 10**6, want_moves=False)[0] if heaps else False
     except gr.SearchLimitError:
         return  # past the oracle's reach: nothing to compare with
     assert (q.outcome(heaps) == "P") == truth
@@ -55,7 +55,7 @@ def test_random_larger_sums_and_winning_moves(code: str, data: st.DataObject) ->
         assert after[m.component] == m.before
         after[m.component : m.component + 1] = list(m.after)
         after = [h for h in after if h]
-        rest = gr.Position(fresh, after)._blocks if after else []
+        rest = gr.Position(fresh, after)._runs if after else []
         assert search(rest, 10**6, want_moves=False)[0] if after else False
 
 
@@ -199,8 +199,8 @@ def test_max_order_stops_a_build_and_keeps_the_quotient_proven_before() -> None:
     from grundy.play.misere import search
 
     for heaps in [(24, 24, 3), (20, 17), (10, 12, 14, 2)]:
-        blocks = gr.Position(gr.dawsons_kayles(), list(heaps))._blocks
-        truth, _ = search(blocks, 10**6, want_moves=False)
+        runs = gr.Position(gr.dawsons_kayles(), list(heaps))._runs
+        truth, _ = search(runs, 10**6, want_moves=False)
         assert (kept.outcome(heaps) == "P") == truth, heaps
     # A bound the build stays within changes nothing.
     same = gr.misere_quotient(gr.dawsons_kayles(), 24, max_order=24)

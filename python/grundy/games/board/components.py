@@ -73,7 +73,7 @@ class BoardComponents:
         return None
 
     def merge(self, other: Components) -> BoardComponents:
-        """Return this block's boards followed by ``other``'s."""
+        """Return this run's boards followed by ``other``'s."""
         assert isinstance(other, BoardComponents)
         return BoardComponents(self.game, self.states + other.states)
 
@@ -95,7 +95,7 @@ class BoardComponents:
                 yield Move(start + i, s, (o,))
 
     def play(self, i: int, move: Move) -> BoardComponents:
-        """Return the block with board ``i`` replaced by the option ``move.after[0]``."""
+        """Return the run with board ``i`` replaced by the option ``move.after[0]``."""
         before = self.states[i]
         if move.before != before:
             raise ArgumentError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")

@@ -1,5 +1,7 @@
-"""Explicit game graphs: :class:`GameGraph` (``game``, built from what ``input`` accepts), and
-loopy games with cycles and draws (``loopy``: generalized Sprague-Grundy values).
+"""Explicit game graphs, with or without cycles.
+
+:class:`GameGraph` (``game``) is built from what ``input`` accepts; loopy games with cycles and
+draws get generalized Sprague-Grundy values (``loopy``).
 
 >>> from grundy.games.graph import GameGraph
 >>> GameGraph({"a": ["b"], "b": []}).value("a")

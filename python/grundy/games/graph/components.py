@@ -75,7 +75,7 @@ class GraphComponents:
 
     @classmethod
     def of(cls, graph: VertexGraph, labels: Any) -> GraphComponents:
-        """Validate vertex labels into a block."""
+        """Validate vertex labels into a run."""
         if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
             raise ArgumentTypeError(
                 f"the vertices of a graph position must be a list of vertex labels, not {type(labels).__name__}"
@@ -116,7 +116,7 @@ class GraphComponents:
         return None if gv is None else [gv.value(label) for label in self.labels]
 
     def merge(self, other: Components) -> GraphComponents:
-        """Return this block's vertices followed by ``other``'s."""
+        """Return this run's vertices followed by ``other``'s."""
         assert isinstance(other, GraphComponents)
         return GraphComponents(self.game, self.labels + other.labels, np.concatenate([self.ids, other.ids]))
 
@@ -138,7 +138,7 @@ class GraphComponents:
         return self._each(start, work, lambda i, o: int(vals[self.game.vertex(o)]) == targets[i])
 
     def play(self, i: int, move: Move) -> GraphComponents:
-        """Return the block with vertex ``i`` replaced by the option ``move.after[0]``."""
+        """Return the run with vertex ``i`` replaced by the option ``move.after[0]``."""
         before = self.item(i)
         if move.before != before:
             raise ArgumentError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")

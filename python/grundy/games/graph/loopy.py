@@ -74,7 +74,7 @@ def generalized_values(
     Examples
     --------
     >>> import grundy as gr
-    >>> from grundy.loopy import generalized_values
+    >>> from grundy.games import generalized_values
     >>> generalized_values(gr.GameGraph([(0, 0), (0, 1)])).value(0)
     Infinity({0})
     """

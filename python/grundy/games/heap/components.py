@@ -75,7 +75,7 @@ class HeapComponents:
 
     @classmethod
     def of(cls, game: HeapRuleGame, heaps: Any) -> HeapComponents:
-        """Validate heap sizes (an iterable, an integer array or one int) into a block."""
+        """Validate heap sizes (an iterable, an integer array or one int) into a run."""
         if isinstance(heaps, (int, np.integer)) and not isinstance(heaps, (bool, np.bool_)):
             heaps = [heaps]
         arr = np.array(heap_array(heaps), dtype=np.uint64)  # a private copy
@@ -112,7 +112,7 @@ class HeapComponents:
         return None
 
     def merge(self, other: Components) -> HeapComponents:
-        """Return this block's heaps followed by ``other``'s."""
+        """Return this run's heaps followed by ``other``'s."""
         assert isinstance(other, HeapComponents)
         arr = np.concatenate([self.heaps, other.heaps])
         arr.flags.writeable = False
@@ -156,7 +156,7 @@ class HeapComponents:
                 yield Move(start + i, h, after)
 
     def play(self, i: int, move: Move) -> HeapComponents:
-        """Return the block with heap ``i`` replaced by the heaps ``move.after``."""
+        """Return the run with heap ``i`` replaced by the heaps ``move.after``."""
         before = self.item(i)
         if move.before != before or isinstance(move.before, bool):
             raise ArgumentError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")

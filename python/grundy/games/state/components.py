@@ -46,7 +46,7 @@ class StateComponents:
 
     @classmethod
     def of(cls, game: Any, states: Any) -> StateComponents:
-        """Validate states (an iterable of hashable values) into a block."""
+        """Validate states (an iterable of hashable values) into a run."""
         if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
             raise ArgumentTypeError(
                 "the states of a position must be an iterable of "
@@ -91,7 +91,7 @@ class StateComponents:
         return list(self.game.values(self.states).tolist())
 
     def merge(self, other: Components) -> StateComponents:
-        """Return this block's states followed by ``other``'s."""
+        """Return this run's states followed by ``other``'s."""
         assert isinstance(other, StateComponents)
         return StateComponents(self.game, self.states + other.states)
 
@@ -125,7 +125,7 @@ class StateComponents:
             work.spend(PY_WEIGHT)
 
     def play(self, i: int, move: Move) -> StateComponents:
-        """Return the block with state ``i`` replaced by the parts ``move.after``."""
+        """Return the run with state ``i`` replaced by the parts ``move.after``."""
         before = self.item(i)
         if move.before != before:
             raise ArgumentError(f"{move!r} does not belong to this position: component {move.component} is {before!r}")
@@ -144,7 +144,7 @@ class StateComponents:
         raise AssertionError("a state game is not Nim")
 
     def misere_p(self, limit: int) -> bool:
-        """Whether this block alone, as a sum, is a misère P-position (the game decides)."""
+        """Whether this run alone, as a sum, is a misère P-position (the game decides)."""
         return bool(self.game._misere_sum_p(self.states, limit))
 
     def misere_winning(self, start: int) -> Iterator[Move] | None:

@@ -23,9 +23,9 @@ from ..._validate import _short, as_count, as_flag, as_limit, as_name
 from ...exceptions import ArgumentError, ArgumentTypeError, CycleError, ReentrancyError
 from ...play.misere import limit as misere_limit
 from ...play.values import INFINITE, Infinity, Value, _normal_play, drawing_options, value_outcome
-from .grid import CARD_CELLS, GridGame
 from ..graph.loopy import GeneralizedValues
 from .explored import ExploredStates
+from .grid import CARD_CELLS, GridGame
 from .rules import _callable, _iterable, card_rows, describe, fast_flags, per_state, search_for
 
 
@@ -383,7 +383,7 @@ class StateGame(GridGame):
             Misère play instead of normal play.
         max_positions : int, optional
             The most distinct sums the misère search may meet (default
-            ``grundy.position.MISERE_MAX_POSITIONS``, 10**6, as for heap sums).
+            ``grundy.play.misere.MISERE_MAX_POSITIONS``, 10**6, as for heap sums).
 
         Returns
         -------

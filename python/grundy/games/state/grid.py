@@ -50,6 +50,7 @@ class GridGame:
     _CELL_BYTES = 128
 
     def values(self, states: Any) -> np.ndarray:  # pragma: no cover - defined by subclasses
+        """The values of ``states``, as an array (each subclass computes them its own way)."""
         raise NotImplementedError
 
     def _components(self, states: Any) -> StateComponents:
