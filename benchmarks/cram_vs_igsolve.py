@@ -1,4 +1,4 @@
-"""Cram side by side: grundy's nimber search (``examples/board_bench.rs``) and, when given,
+"""Cram side by side: grundy's nimber search (``benches/board_bench.rs``) and, when given,
 igsolve (``beling/impartial-games``, built outside the repository), run alternately.
 
 Each board is solved ``--runs`` times by each program, one after the other (ours, igsolve, ours,
@@ -6,7 +6,7 @@ igsolve, ...), and the median of each program's own time is reported (ours: the 
 bench prints; igsolve: its "Calculation time"), with the median CPU time of each process (user
 and system, which another job sharing the cores inflates less). The values must agree.
 
-Usage (from the repository root, after ``cargo build --release --example board_bench``)::
+Usage (from the repository root; the bench is built first, see ``rust_bench.py``)::
 
     python benchmarks/cram_vs_igsolve.py 4x7 5x6 5x7 --igsolve /path/to/igsolve --runs 3
     python benchmarks/cram_vs_igsolve.py 4x11 --budget 512 --timeout 120
@@ -77,11 +77,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("boards", nargs="+", help="boards as RxC, e.g. 5x7")
     ap.add_argument("--igsolve", help="path of the igsolve binary (optional)")
-    ap.add_argument("--bench", default="target/release/examples/board_bench")
+    ap.add_argument("--bench", help="the board_bench executable (default: built by rust_bench.py)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--budget", type=int, help="our table budget in MiB (the bench's default: 64)")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per run")
     args = ap.parse_args()
+    if args.bench is None:
+        from rust_bench import executable
+
+        args.bench = executable("board_bench")
     extra = ["--budget", str(args.budget)] if args.budget else []
     head = "| Cram | nimber | grundy |" + (" igsolve |" if args.igsolve else "")
     print(head)

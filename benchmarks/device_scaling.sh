@@ -6,7 +6,7 @@
 # carried in the ignored folder device/ (see /work/.library/device/README.md):
 #
 #   maturin build --release --out device/                        # the abi3 wheel
-#   cargo build --release --example sparse_bench && cp target/release/examples/sparse_bench device/
+#   cp "$(python benchmarks/rust_bench.py sparse_bench)" device/sparse_bench
 #   # then, on the lent machine (the run tool: carry ["device"], timeout_s 600):
 #   bash benchmarks/device_scaling.sh device "$OUT"
 #

@@ -13,6 +13,23 @@ pub fn stride_for(bound: u32) -> usize {
     (bound.max(1) as usize).div_ceil(64).next_power_of_two()
 }
 
+/// The least value not in the set of word array `set` (value `x` is bit `x % 64` of word
+/// `x / 64`); `64 * set.len()` when every bit is set.
+///
+/// ```
+/// assert_eq!(grundy::bitset::mex(&[u64::MAX, 0b1011]), 66);
+/// assert_eq!(grundy::bitset::mex(&[u64::MAX]), 64);
+/// ```
+#[inline]
+pub fn mex(set: &[u64]) -> u32 {
+    for (i, &w) in set.iter().enumerate() {
+        if w != u64::MAX {
+            return (i as u32) * 64 + (!w).trailing_zeros();
+        }
+    }
+    set.len() as u32 * 64
+}
+
 /// Reusable option set of one position: insert values, OR in whole sets, take the mex.
 ///
 /// Words below `floor` are known to be full except perhaps for value 0 (every value there but 0
@@ -120,12 +137,7 @@ impl MexSet {
         if self.floor > 0 && !self.zero {
             return 0;
         }
-        let mut i = self.floor;
-        while i < self.words.len() && self.words[i] == u64::MAX {
-            i += 1;
-        }
-        let w = self.words.get(i).copied().unwrap_or(0);
-        (i * 64) as u32 + (!w).trailing_zeros()
+        (self.floor * 64) as u32 + mex(&self.words[self.floor..])
     }
 
     /// The words of the set (values `64 * i ..`), for copying it into a store.

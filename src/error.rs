@@ -30,7 +30,7 @@ pub enum Error {
         /// Bytes available when it was checked.
         available: u64,
     },
-    /// The caller asked to stop: its [`Control`](crate::engine::Control) did (Ctrl-C, for
+    /// The caller asked to stop: its [`Control`](crate::control::Control) did (Ctrl-C, for
     /// instance), or one of its callbacks failed. The caller knows why (the Python binding
     /// re-raises the exception it kept).
     Interrupted,

@@ -10,14 +10,14 @@
 //! one anti-diagonal never share a ray, so the updates do not conflict.
 //!
 //! ```
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::two_heap::TwoHeap;
 //! let wythoff = TwoHeap::new(&[(1, 0), (0, 1), (1, 1)], true).unwrap();
 //! let g = wythoff.grid(3, 3, &NoControl).unwrap();
 //! assert_eq!(g, vec![0, 1, 2, 1, 2, 0, 2, 0, 1]);
 //! ```
 
-use crate::engine::{Control, POLL_INTERVAL};
+use crate::control::{Control, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::memory;
 use rayon::prelude::*;
@@ -192,7 +192,7 @@ impl TwoHeap {
     /// current rayon pool; `ctl` is polled about every [`POLL_INTERVAL`].
     ///
     /// ```
-    /// use grundy::engine::NoControl;
+    /// use grundy::control::NoControl;
     /// use grundy::two_heap::TwoHeap;
     /// let wythoff = TwoHeap::new(&[(1, 0), (0, 1), (1, 1)], true).unwrap();
     /// let p = wythoff.misere_grid(3, 3, &NoControl).unwrap();
@@ -412,7 +412,7 @@ impl Cells<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::NoControl;
+    use crate::control::NoControl;
 
     /// Reference: the mex over `options`, row by row.
     fn naive(game: &TwoHeap, rows: usize, cols: usize) -> Vec<u32> {

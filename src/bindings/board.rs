@@ -3,11 +3,11 @@
 //! polled for Ctrl-C. The search's table (a fixed memory budget) lives as long as the game, so
 //! what one call learns speeds up the next (the options of a position, then their values).
 
+use super::convert::{in_callback, InCallback};
 use super::leaked::Leaked;
-use super::sequence::{in_callback, InCallback};
 use super::{reentrancy_error, ErrSlot, PyControl};
 use crate::board::{ArcKayles, Board, Chomp, Cram, NodeKayles, SimpleGraph};
-use crate::engine::Control;
+use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::nimber_search::{Search, SearchStats, Split};
 use pyo3::prelude::*;

@@ -1,6 +1,6 @@
 //! `_core.Graph`: an explicit game graph, built from numpy edge arrays and solved without the GIL.
 
-use super::sequence::Narrow;
+use super::convert::Narrow;
 use super::{argument_type_error, not_found_error, ErrSlot, PyControl};
 use crate::graph::{Graph as CoreGraph, VertexId};
 use numpy::{Element, PyArray1, PyArrayMethods};

@@ -2,7 +2,7 @@
 
 use super::graph::Graph;
 use super::{ErrSlot, PyControl};
-use crate::loopy;
+use crate::graph::loopy;
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 

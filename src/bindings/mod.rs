@@ -2,12 +2,14 @@
 //! core errors to Python exceptions. No algorithm lives here.
 
 mod board;
+mod convert;
 mod graph;
+mod heap;
 mod leaked;
 mod loopy;
 mod misere;
+mod options;
 mod position;
-mod sequence;
 mod state;
 mod state_search;
 mod state_store;
@@ -158,7 +160,7 @@ impl PyControl {
     }
 }
 
-impl crate::engine::Control for PyControl {
+impl crate::control::Control for PyControl {
     fn check(&self, done: u64, total: u64) -> crate::Result<()> {
         Python::attach(|py| {
             let r = py.check_signals().and_then(|_| match &self.progress {
@@ -180,7 +182,7 @@ struct Cancellable<'a> {
     cancel: AtomicBool,
 }
 
-impl crate::engine::Control for Cancellable<'_> {
+impl crate::control::Control for Cancellable<'_> {
     fn check(&self, done: u64, total: u64) -> crate::Result<()> {
         if self.cancel.load(Ordering::Relaxed) {
             return Err(Error::Interrupted);
@@ -200,7 +202,7 @@ impl crate::engine::Control for Cancellable<'_> {
 pub(crate) fn on_threads<R: Send>(
     threads: Option<usize>,
     ctl: &PyControl,
-    f: impl FnOnce(&dyn crate::engine::Control) -> R + Send,
+    f: impl FnOnce(&dyn crate::control::Control) -> R + Send,
 ) -> crate::Result<R> {
     let pool = pool(threads.unwrap_or_else(rayon::current_num_threads))?;
     let c = Cancellable {
@@ -228,12 +230,12 @@ pub(crate) fn on_threads<R: Send>(
     })
 }
 
-/// A rayon pool of `k` threads (at most one per processor: [`crate::engine::pool_threads`]),
+/// A rayon pool of `k` threads (at most one per processor: [`crate::control::pool_threads`]),
 /// built once per size and kept: starting threads for every call
 /// would cost more than the short calls of a period search. The four last sizes are kept.
 fn pool(k: usize) -> crate::Result<Arc<rayon::ThreadPool>> {
     static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    let k = crate::engine::pool_threads(k)?;
+    let k = crate::control::pool_threads(k)?;
     let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((_, p)) = pools.iter().find(|(n, _)| *n == k) {
         return Ok(p.clone());
@@ -272,10 +274,10 @@ pub(crate) fn code_info<'py>(
 }
 
 /// The most threads any computation uses: the processors this process may use (every
-/// `threads=` argument is capped at this, see [`crate::engine::pool_threads`]).
+/// `threads=` argument is capped at this, see [`crate::control::pool_threads`]).
 #[pyfunction]
 fn max_threads() -> PyResult<usize> {
-    Ok(crate::engine::pool_threads(usize::MAX)?)
+    Ok(crate::control::pool_threads(usize::MAX)?)
 }
 
 /// Refuses a request of `bytes` bytes that would not fit in the available memory
@@ -296,7 +298,7 @@ fn nim_sum(py: Python<'_>, heaps: PyReadonlyArray1<'_, u64>) -> PyResult<u64> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_class::<sequence::HeapCore>()?;
+    m.add_class::<heap::HeapCore>()?;
     m.add_class::<graph::Graph>()?;
     // The former `_core.CycleError`, for code that still catches it by that name.
     m.add(
@@ -307,8 +309,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nim_sum, m)?)?;
     m.add_function(wrap_pyfunction!(max_threads, m)?)?;
     m.add_function(wrap_pyfunction!(check_memory, m)?)?;
-    m.add_class::<position::OptionTable>()?;
-    m.add_class::<position::OptionFamily>()?;
+    m.add_class::<options::OptionTable>()?;
+    m.add_class::<options::OptionFamily>()?;
     m.add_function(wrap_pyfunction!(position::misere_search, m)?)?;
     m.add_function(wrap_pyfunction!(position::misere_outcomes, m)?)?;
     m.add(

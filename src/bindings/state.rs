@@ -1,16 +1,16 @@
 //! `_core.StateExplorer`: explores a game given by Python functions over hashable states, holding
 //! the GIL only to call them, and solves the explored graph in Rust without the GIL.
 
-use super::sequence::{in_callback, InCallback, Narrow};
+use super::convert::{in_callback, show, InCallback, Narrow};
 use super::state_store::{int_state, Found, Store};
 use super::{
     argument_error, argument_type_error, grundy_exception, not_found_error, on_threads,
     reentrancy_error, ErrSlot, PyControl,
 };
 use crate::error::Error;
-use crate::loopy;
+use crate::graph::loopy;
+use crate::graph::state::StateGraph;
 use crate::position::misere::{Comp, Misere, MisereGame};
-use crate::state_graph::StateGraph;
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -135,19 +135,6 @@ pub struct StateExplorer {
     max_states: Option<u64>,
     /// Loopy: options are single states, cycles allowed, values by Smith's generalized function.
     loopy: bool,
-}
-
-/// `repr(x)`, cut to 200 characters for messages.
-pub(crate) fn show(x: &Bound<'_, PyAny>) -> String {
-    let s = x
-        .repr()
-        .map(|r| r.to_string())
-        .unwrap_or_else(|_| "<unprintable state>".into());
-    if s.chars().count() > 200 {
-        format!("{}...", s.chars().take(200).collect::<String>())
-    } else {
-        s
-    }
 }
 
 /// Adds a note naming `state` to an exception raised while handling it; the exception itself is

@@ -22,11 +22,11 @@
 //! (the table is busy) searches with a table of its own.
 
 use super::argument_error;
+use super::convert::show;
 use super::leaked::Leaked;
-use super::state::show;
 use super::state_store::int_state;
 use crate::board::Board;
-use crate::engine::Control;
+use crate::control::Control;
 use crate::error::Error;
 use crate::nimber_search::Search;
 use pyo3::prelude::*;

@@ -3,40 +3,13 @@
 //! object is kept per state; about 40 bytes a state instead of 0.5 KB).
 
 use super::argument_type_error;
+use crate::hash::FxMap;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
-/// A multiply-rotate hasher for integer keys (FxHash's step, twice for a `u128`): the states are
-/// the game's own integers, not input an adversary picks, and SipHash would cost more than the
-/// rest of interning.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct IntHasher(u64);
-
-impl Hasher for IntHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    #[inline]
-    fn write_u128(&mut self, x: u128) {
-        self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
-    }
-}
-
-/// Integers to ids, hashed by [`IntHasher`].
-pub(crate) type IntMap<V> = HashMap<u128, V, BuildHasherDefault<IntHasher>>;
+/// Integers to ids.
+pub(crate) type IntMap<V> = FxMap<u128, V>;
 
 /// `x` as an integer state: an `int` in `[0, 2**128)`. The common case, below 2**64, takes one
 /// C call.
@@ -49,7 +22,7 @@ pub(crate) fn int_state(x: &Bound<'_, PyAny>) -> PyResult<u128> {
         let m = format!(
             "{} is not an int in [0, 2**128): a game made with int_states=True must have states \
              (and keys and parts) that are such ints",
-            super::state::show(x)
+            super::convert::show(x)
         );
         // An int out of range is a bad value (ValueError); anything else a bad type.
         if x.is_instance_of::<pyo3::types::PyInt>() {

@@ -78,7 +78,7 @@ fn grid_array<'py, T: numpy::Element + Send>(
     cols: usize,
     progress: Option<Py<PyAny>>,
     threads: Option<usize>,
-    f: impl FnOnce(&dyn crate::engine::Control) -> crate::Result<Vec<T>> + Send,
+    f: impl FnOnce(&dyn crate::control::Control) -> crate::Result<Vec<T>> + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     let ctl = PyControl {
         slot: ErrSlot::default(),

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use grundy::board::{ArcKayles, SimpleGraph};
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::nimber_search::Search;
 //! // The star K_{1,3}: every move takes the centre, one move in all: *1.
 //! let game = ArcKayles::new(SimpleGraph::new(4, &[(0, 1), (0, 2), (0, 3)]).unwrap());
@@ -84,8 +84,8 @@ impl Board for ArcKayles {
 mod tests {
     use super::*;
     use crate::board::{brute, Cram};
+    use crate::control::NoControl;
     use crate::engine::testing::Rng;
-    use crate::engine::NoControl;
     use crate::nimber_search::Search;
 
     fn plain_options(edges: &[(usize, usize)], pos: u128) -> Vec<u128> {

@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use grundy::board::Chomp;
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::nimber_search::Search;
 //! let chomp = Chomp::new(1, 6).unwrap(); // one row: a nim heap of 5 squares
 //! let mut search = Search::new(&chomp, 1 << 20).unwrap();
@@ -143,7 +143,7 @@ impl Board for Chomp {
 mod tests {
     use super::*;
     use crate::board::brute;
-    use crate::engine::NoControl;
+    use crate::control::NoControl;
     use crate::nimber_search::Search;
 
     /// Chomp's options as row lengths, independent of the masks above.

@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use grundy::board::Cram;
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::nimber_search::Search;
 //! let cram = Cram::new(3, 3).unwrap();
 //! let mut search = Search::new(&cram, 1 << 20).unwrap();
@@ -339,8 +339,8 @@ impl Cram {
 mod tests {
     use super::*;
     use crate::board::brute;
+    use crate::control::NoControl;
     use crate::engine::testing::Rng;
-    use crate::engine::NoControl;
     use crate::nimber_search::Search;
 
     /// Cram's options written cell by cell, independent of the shifts above.

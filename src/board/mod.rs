@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use grundy::board::{Board, Cram};
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::nimber_search::Search;
 //! let cram = Cram::new(4, 4).unwrap();
 //! let mut search = Search::new(&cram, 1 << 20).unwrap();

@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use grundy::board::{NodeKayles, SimpleGraph};
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::nimber_search::Search;
 //! let game = NodeKayles::new(SimpleGraph::path(9).unwrap());
 //! let mut search = Search::new(&game, 1 << 20).unwrap();
@@ -78,8 +78,8 @@ impl Board for NodeKayles {
 mod tests {
     use super::*;
     use crate::board::brute;
+    use crate::control::NoControl;
     use crate::engine::testing::{exact, Rng};
-    use crate::engine::NoControl;
     use crate::nimber_search::Search;
 
     /// Node Kayles' options from an edge list, independent of the bitmask code above.

@@ -1,7 +1,8 @@
 //! Rules given as closures (the Python binding passes user callables here).
 //!
 //! ```
-//! use grundy::engine::{AllowedFn, NoControl, Sequence};
+//! use grundy::engine::{AllowedFn, Sequence};
+//! use grundy::control::NoControl;
 //! // Remove an odd number of tokens.
 //! let mut s = Sequence::new(AllowedFn::new(|_n, k| Ok(k % 2 == 1)));
 //! s.extend(6, &NoControl).unwrap();
@@ -9,7 +10,8 @@
 //! ```
 //!
 //! ```
-//! use grundy::engine::{NoControl, OptionList, OptionsFn, Sequence};
+//! use grundy::engine::{OptionList, OptionsFn, Sequence};
+//! use grundy::control::NoControl;
 //! // Kayles: remove 1 or 2 tokens from a row, leaving the rest as up to two heaps.
 //! let mut s = Sequence::new(OptionsFn::new(|n: u64, out: &mut OptionList| {
 //!     for k in 1..=n.min(2) {
@@ -121,7 +123,8 @@ impl<F: FnMut(u64, &mut OptionList) -> Result<()> + Send> Step for OptionsFn<F> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{naive, NoControl, Sequence};
+    use crate::control::NoControl;
+    use crate::engine::{naive, Sequence};
     use crate::rules::TakeAndBreak;
 
     /// Take-and-break options of heap n for an octal code, written out by hand.

@@ -21,7 +21,9 @@
 //!   block, at most [`BLOCK_SCRATCH`]) so little memory moves between cores. Chosen only with
 //!   more than one thread.
 
-use super::{Control, StepResult, Stop, Val, POLL_INTERVAL};
+use super::{StepResult, Stop, Val};
+use crate::bitset::mex;
+use crate::control::{Control, POLL_INTERVAL};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -71,16 +73,6 @@ fn first_clear(flags: &[u8]) -> u32 {
         }
     }
     unreachable!("no clear flag")
-}
-
-/// Least value not in the bitset (which has a clear bit).
-#[inline]
-fn mex(bits: &[u64]) -> u32 {
-    let mut i = 0;
-    while bits[i] == u64::MAX {
-        i += 1;
-    }
-    (i * 64) as u32 + bits[i].trailing_ones()
 }
 
 /// Flag bytes (0 or 1), 64 per word, into the bits of `row`.

@@ -5,7 +5,8 @@
 //! storage from 16 to 32 bits when a value needs it, and polls a [`Control`] for interruption.
 //!
 //! ```
-//! use grundy::engine::{NoControl, Sequence, TakeAndBreakExact};
+//! use grundy::engine::{Sequence, TakeAndBreakExact};
+//! use grundy::control::NoControl;
 //! use grundy::rules::TakeAndBreak;
 //! let mut kayles = Sequence::new(TakeAndBreakExact::new(TakeAndBreak::parse("0.77").unwrap()));
 //! kayles.extend(12, &NoControl).unwrap();
@@ -19,7 +20,6 @@ pub mod naive;
 mod period_search;
 mod rule;
 pub mod sparse;
-pub mod sparse_mask;
 pub mod subtraction;
 pub mod take_and_break;
 #[cfg(test)]
@@ -30,16 +30,18 @@ pub use callback::{AllowedFn, OptionList, OptionsFn};
 pub use finite::Kernel as FiniteKernel;
 pub use period_search::Search;
 pub use rule::{sequence, Solver};
+pub use sparse::mask::{best_mask, find_mask, SparseMask};
+pub use sparse::space::SparseSpace;
 pub use sparse::{SparseOptions, SparseStats, TakeAndBreakSparse};
-pub use sparse_mask::{best_mask, find_mask, SparseMask};
 pub use subtraction::SubtractionExact;
 pub use take_and_break::TakeAndBreakExact;
 
+use crate::control::{Control, NoControl, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::memory;
 use crate::periodicity::{self, Detection, Period, Theorem};
 use rayon::prelude::*;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Storage type of Grundy values.
 pub trait Val: Copy + Send + Sync + Default + 'static {
@@ -164,50 +166,6 @@ impl From<Error> for Stop {
 
 /// The result of [`Step::extend_to`] and of the kernels behind it.
 pub type StepResult<T> = std::result::Result<T, Stop>;
-
-/// How a long computation is watched: polled every few dozen milliseconds with the progress made.
-/// Returning an error stops the computation and keeps every value computed so far.
-pub trait Control: Sync {
-    /// Called with the heaps done so far out of `total`.
-    ///
-    /// # Errors
-    /// Any error stops the computation, which returns it (the values computed so far are kept).
-    fn check(&self, done: u64, total: u64) -> Result<()>;
-}
-
-/// A control that never stops anything.
-pub struct NoControl;
-
-impl Control for NoControl {
-    fn check(&self, _done: u64, _total: u64) -> Result<()> {
-        Ok(())
-    }
-}
-
-/// The number of threads a pool built for `requested` threads gets: at most the processors this
-/// process may use ([`std::thread::available_parallelism`]). More threads would only share them
-/// (and the sparse engine's confirmers would spin against its producer), and a huge request
-/// would start threads until the machine runs out. Values never depend on the thread count.
-///
-/// ```
-/// let cores = std::thread::available_parallelism().unwrap().get();
-/// assert_eq!(grundy::engine::pool_threads(1_000_000).unwrap(), cores);
-/// assert_eq!(grundy::engine::pool_threads(1).unwrap(), 1);
-/// assert!(grundy::engine::pool_threads(0).is_err());
-/// ```
-///
-/// # Errors
-/// [`Error::Invalid`] when `requested` is 0.
-pub fn pool_threads(requested: usize) -> Result<usize> {
-    if requested == 0 {
-        return Err(Error::Invalid("threads must be at least 1".into()));
-    }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    Ok(requested.min(cores))
-}
-
-/// How often a [`Control`] is polled.
-pub const POLL_INTERVAL: Duration = Duration::from_millis(50);
 
 /// One rule's way of computing the next value.
 pub trait Step: Send {
@@ -334,7 +292,8 @@ impl<S: Step> Sequence<S> {
     /// a proven one is kept, and [`Sequence::extend`] then fills values from it.
     ///
     /// ```
-    /// use grundy::engine::{NoControl, Sequence, TakeAndBreakExact};
+    /// use grundy::engine::{Sequence, TakeAndBreakExact};
+    /// use grundy::control::NoControl;
     /// use grundy::rules::TakeAndBreak;
     /// let mut kayles = Sequence::new(TakeAndBreakExact::new(TakeAndBreak::parse("0.77").unwrap()));
     /// kayles.extend(1024, &NoControl).unwrap();
@@ -472,7 +431,8 @@ impl<S: Step> Sequence<S> {
     /// file: see [`Sequence::seed`].
     ///
     /// ```
-    /// use grundy::engine::{NoControl, Sequence, SubtractionExact};
+    /// use grundy::engine::{Sequence, SubtractionExact};
+    /// use grundy::control::NoControl;
     /// use grundy::rules::Subtraction;
     /// let rule = || SubtractionExact::new(Subtraction::finite(vec![1, 2]).unwrap());
     /// let mut s = Sequence::with_values(rule(), &[0, 1, 2, 0, 1, 2]).unwrap();

@@ -1,7 +1,8 @@
 //! Searching for a period while computing: both searches follow the one schedule of
 //! [`periodicity::next_scan`], from [`FIRST_SCAN`].
 
-use super::{Control, Sequence, Step};
+use super::{Sequence, Step};
+use crate::control::Control;
 use crate::error::Result;
 use crate::memory;
 use crate::periodicity::{next_scan, Detection, Theorem, FIRST_SCAN};
@@ -35,7 +36,8 @@ impl<S: Step> Sequence<S> {
     /// thus takes 0.3 s.
     ///
     /// ```
-    /// use grundy::engine::{NoControl, Sequence, SubtractionExact};
+    /// use grundy::engine::{Sequence, SubtractionExact};
+    /// use grundy::control::NoControl;
     /// use grundy::rules::Subtraction;
     /// let rule = || SubtractionExact::new(Subtraction::finite(vec![2, 5, 7]).unwrap());
     /// let mut filled = Sequence::new(rule());
@@ -72,7 +74,8 @@ impl<S: Step> Sequence<S> {
     /// is kept ([`Sequence::proven`]).
     ///
     /// ```
-    /// use grundy::engine::{NoControl, Sequence, TakeAndBreakExact};
+    /// use grundy::engine::{Sequence, TakeAndBreakExact};
+    /// use grundy::control::NoControl;
     /// use grundy::rules::TakeAndBreak;
     /// let mut s = Sequence::new(TakeAndBreakExact::new(TakeAndBreak::parse("0.156").unwrap()));
     /// let found = s.search_period(1 << 16, &NoControl).unwrap();
@@ -111,7 +114,8 @@ impl<S: Step> Sequence<S> {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::{AllowedFn, NoControl, Sequence, SubtractionExact};
+    use crate::control::NoControl;
+    use crate::engine::{AllowedFn, Sequence, SubtractionExact};
     use crate::periodicity::FIRST_SCAN;
     use crate::rules::Subtraction;
 

@@ -24,7 +24,8 @@ pub enum Solver {
 /// have one each.
 ///
 /// ```
-/// use grundy::engine::{sequence, NoControl, Solver};
+/// use grundy::engine::{sequence, Solver};
+/// use grundy::control::NoControl;
 /// use grundy::rules::Rule;
 /// let mut s = sequence(&Rule::take_and_break("4!.0").unwrap(), Solver::Auto).unwrap();
 /// s.extend(9, &NoControl).unwrap();

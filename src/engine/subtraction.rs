@@ -1,7 +1,8 @@
 //! The exact engine for subtraction games: the options of heap n are the heaps n - k.
 //!
 //! ```
-//! use grundy::engine::{NoControl, Sequence, SubtractionExact};
+//! use grundy::engine::{Sequence, SubtractionExact};
+//! use grundy::control::NoControl;
 //! use grundy::rules::Subtraction;
 //! let mut s = Sequence::new(SubtractionExact::new(Subtraction::finite(vec![1, 2, 3]).unwrap()));
 //! s.extend(8, &NoControl).unwrap();
@@ -10,8 +11,9 @@
 
 use super::finite::{Finite, Kernel};
 use super::window_mex::WindowMex;
-use super::{default_extend_to, Control, Step, StepResult, Val, RESUME_CHECK};
+use super::{default_extend_to, Step, StepResult, Val, RESUME_CHECK};
 use crate::bitset::MexSet;
+use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::periodicity::Theorem;
 use crate::rules::Subtraction;
@@ -229,8 +231,9 @@ impl Step for SubtractionExact {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::NoControl;
     use crate::engine::testing::{pool, StopAt};
-    use crate::engine::{naive, NoControl, Sequence};
+    use crate::engine::{naive, Sequence};
 
     fn exact(rule: Subtraction, n: u64) -> Vec<u32> {
         let mut s = Sequence::new(SubtractionExact::new(rule));

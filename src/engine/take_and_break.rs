@@ -7,7 +7,8 @@
 //! union of the `S_k[s]` seen so far replaces the sum over `j`.
 //!
 //! ```
-//! use grundy::engine::{NoControl, Sequence, TakeAndBreakExact};
+//! use grundy::engine::{Sequence, TakeAndBreakExact};
+//! use grundy::control::NoControl;
 //! use grundy::rules::TakeAndBreak;
 //! let mut g = Sequence::new(TakeAndBreakExact::new(TakeAndBreak::parse("4!.0").unwrap()));
 //! g.extend(9, &NoControl).unwrap();
@@ -439,8 +440,9 @@ impl Step for TakeAndBreakExact {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::NoControl;
     use crate::engine::testing::exact;
-    use crate::engine::{naive, NoControl, Sequence};
+    use crate::engine::{naive, Sequence};
 
     #[test]
     fn kayles_and_grundy() {

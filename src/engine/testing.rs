@@ -1,6 +1,7 @@
 //! Helpers shared by the engines' unit tests.
 
-use super::{Control, NoControl, Sequence, TakeAndBreakExact};
+use super::{Sequence, TakeAndBreakExact};
+use crate::control::{Control, NoControl};
 use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
 

@@ -60,7 +60,7 @@
 //! sums that contain the new heap.
 //!
 //! ```
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::misere_quotient::Quotient;
 //! // Nim with heaps of at most 2: the tame quotient T2 = <a, b | a^2 = 1, b^3 = b>, order 6.
 //! let opts = vec![vec![], vec![vec![]], vec![vec![], vec![1]]];
@@ -83,9 +83,9 @@ use monoid::{minimise, table_by_columns, Monoid};
 use oracle::{fold, sorted, Oracle};
 use prove::{extend_proof, letter, prove, representatives, Failure, Letter, Set};
 
-use crate::engine::Control;
+use crate::control::Control;
 use crate::error::{Error, Result};
-use crate::position::misere::{FxMap, FxSet};
+use crate::hash::{FxMap, FxSet};
 use rayon::prelude::*;
 
 /// Refuted guesses tried again in one learning step before the exact search takes over.
@@ -215,7 +215,7 @@ impl Quotient {
     /// that outgrows the machine.
     ///
     /// ```
-    /// use grundy::engine::NoControl;
+    /// use grundy::control::NoControl;
     /// use grundy::misere_quotient::{Limits, Quotient};
     /// use grundy::position::MisereGame;
     /// use grundy::rules::Rule;

@@ -53,7 +53,7 @@ const MAX_ROUNDS: u32 = 500;
 /// module notes). `opts` are option lists as for [`Quotient::compute`].
 ///
 /// ```
-/// use grundy::engine::NoControl;
+/// use grundy::control::NoControl;
 /// use grundy::misere_quotient::relative_bounds;
 /// use grundy::position::MisereGame;
 /// use grundy::rules::Rule;

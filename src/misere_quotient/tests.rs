@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::NoControl;
+use crate::control::NoControl;
 use crate::position::MisereGame;
 use crate::rules::Rule;
 use std::collections::HashMap;

@@ -1,5 +1,5 @@
 //! The value of one position of a [`Board`] game by depth-first search, beside the tabulating
-//! engine of [`crate::state_graph`] (which settles every reachable state): this one proves only
+//! engine of [`crate::graph::state`] (which settles every reachable state): this one proves only
 //! what the question needs.
 //!
 //! A position is a sum of components, and its value the XOR of theirs. The search asks one
@@ -28,11 +28,11 @@
 //! values without search ([`Board::known`]: Cram's symmetry strategies), and so may a caller,
 //! through [`Search::with_known`]. The search polls its
 //! [`Control`] every few thousand nodes (at most every
-//! [`POLL_INTERVAL`](crate::engine::POLL_INTERVAL)), with the nodes searched so far.
+//! [`POLL_INTERVAL`](crate::control::POLL_INTERVAL)), with the nodes searched so far.
 //!
 //! ```
 //! use grundy::board::Cram;
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::nimber_search::Search;
 //! let cram = Cram::new(4, 5).unwrap();
 //! let mut search = Search::new(&cram, 16 << 20).unwrap(); // a 16 MiB table
@@ -50,9 +50,9 @@ pub use table::{NarrowTable, Table};
 use table::AnyTable;
 
 use crate::board::{Board, Fact};
-use crate::engine::Control;
+use crate::control::Control;
+use crate::control::Poller;
 use crate::error::{Error, Result};
-use crate::graph::Poller;
 use cache::KeyCache;
 use std::sync::Arc;
 
@@ -215,7 +215,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     ///
     /// ```
     /// use grundy::board::Cram;
-    /// use grundy::engine::NoControl;
+    /// use grundy::control::NoControl;
     /// use grundy::nimber_search::Search;
     /// let cram = Cram::new(6, 6).unwrap();
     /// let mirror = |c: u128| cram.mirror_zero(c);

@@ -21,7 +21,7 @@
 //!
 //! ```
 //! use grundy::board::Cram;
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::nimber_search::{Search, Split};
 //! let cram = Cram::new(4, 5).unwrap();
 //! let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -32,9 +32,9 @@
 
 use super::{low_bits, too_large, xor_set, Opened, Part, Search, Settled, Values};
 use crate::board::Board;
-use crate::engine::Control;
+use crate::control::Control;
+use crate::control::Poller;
 use crate::error::{Error, Result};
-use crate::graph::Poller;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
@@ -532,8 +532,8 @@ fn split_options<B: Board + ?Sized>(
 mod tests {
     use super::*;
     use crate::board::{brute, Chomp, Cram, NodeKayles, SimpleGraph};
+    use crate::control::NoControl;
     use crate::engine::testing::{pool, Rng, StopAt};
-    use crate::engine::NoControl;
 
     /// Splitting every node of a few cells: the values of random positions are those of the
     /// plain search and of brute force, on 1, 2 and 3 threads.

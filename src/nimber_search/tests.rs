@@ -1,7 +1,7 @@
 use super::*;
 use crate::board::{brute, Chomp, Cram, NodeKayles, SimpleGraph};
+use crate::control::NoControl;
 use crate::engine::testing::StopAt;
-use crate::engine::NoControl;
 use crate::error::Error;
 
 fn cram_options(rows: usize, cols: usize, pos: u128) -> Vec<u128> {

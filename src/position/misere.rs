@@ -11,7 +11,7 @@
 //! A position is N when it has no move (misère) or when some option is P; otherwise it is P.
 //!
 //! ```
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::position::{Misere, MisereGame};
 //! use grundy::rules::Rule;
 //! let nim = Rule::TakeAndBreak("0.[3]".parse().unwrap());
@@ -25,14 +25,14 @@
 
 use super::search::{search, Cursor, Query};
 use super::{HeapValues, Tail};
-use crate::engine::{Control, Values, POLL_INTERVAL};
+use crate::control::{Control, POLL_INTERVAL};
+use crate::engine::Values;
 use crate::error::{Error, Result};
+use crate::graph::state::StateGraph;
 use crate::graph::Graph;
+use crate::hash::FxMap;
 use crate::rules::Rule;
-use crate::state_graph::StateGraph;
 use rayon::prelude::*;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -257,38 +257,6 @@ impl MisereGame<'_> {
 /// Bytes an option costs in a quotient's build, besides its parts: its list's header and
 /// allocation, as listed and again with the heaps that have no move left out.
 const OPTION_BYTES: u64 = 2 * 56;
-
-/// A fast hasher for small keys (FxHash's multiply-rotate), so that no dependency is needed.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct Fx(u64);
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    #[inline]
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// A hash map with [`Fx`] hashing (also used by `crate::misere_quotient`).
-pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
-/// A hash set with [`Fx`] hashing (used by `crate::misere_quotient`).
-pub(crate) type FxSet<K> = std::collections::HashSet<K, BuildHasherDefault<Fx>>;
 
 const UNKNOWN: u8 = 0;
 const P: u8 = 1;
@@ -550,7 +518,7 @@ pub fn misere_outcomes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::NoControl;
+    use crate::control::NoControl;
     use crate::rules::{Subtraction, TakeAndBreak};
     use std::collections::HashMap as Map;
 

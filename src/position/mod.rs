@@ -10,7 +10,8 @@
 //! a proven [`Tail`].
 //!
 //! ```
-//! use grundy::engine::{NoControl, Sequence, TakeAndBreakExact};
+//! use grundy::engine::{Sequence, TakeAndBreakExact};
+//! use grundy::control::NoControl;
 //! use grundy::position::{outcomes, HeapValues, Tail};
 //! use grundy::rules::TakeAndBreak;
 //! let rule = TakeAndBreak::parse("0.77").unwrap();

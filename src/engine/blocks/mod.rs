@@ -15,17 +15,6 @@ pub(crate) fn set_bit(set: &mut [u64], x: u32) {
     set[(x >> 6) as usize] |= 1u64 << (x & 63);
 }
 
-/// Smallest value not in `set`.
-#[inline]
-pub(crate) fn mex(set: &[u64]) -> u32 {
-    for (i, &w) in set.iter().enumerate() {
-        if w != u64::MAX {
-            return (i as u32) * 64 + (!w).trailing_zeros();
-        }
-    }
-    set.len() as u32 * 64
-}
-
 /// `g` as a `u16` slice when the values are stored in 16 bits.
 #[inline]
 pub(crate) fn as_u16<T: Val>(g: &[T]) -> Option<&[u16]> {
@@ -160,7 +149,7 @@ fn lane(w: u64, h: usize) -> usize {
 /// is stored: a load placed after stores whose addresses are not known yet (they are computed
 /// from loaded values) waits for them, and on the Zen 3 cores we measure on a load-XOR-store loop
 /// ran at about two cycles per pair. Four runs by four heaps per batch (four 8-byte loads, 16
-/// stores) ran at about 1.35 cycles (see `benchmarks/README.md`).
+/// stores) ran at about 1.35 cycles (see `benchmarks/logs/engine.md`).
 fn scatter_runs16(g: &[u16], runs: &[(u32, usize)], len: usize, flags: &mut [u8], stride: usize) {
     const SPLAT: u64 = 0x0001_0001_0001_0001;
     let base = flags.as_mut_ptr();
@@ -741,8 +730,6 @@ mod tests {
                 assert_eq!(set, want);
             }
         }
-        assert_eq!(mex(&[u64::MAX, 0b1011]), 66);
-        assert_eq!(mex(&[u64::MAX]), 64);
     }
 
     /// The vector search finds exactly what the scalar one finds, for every table count.

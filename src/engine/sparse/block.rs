@@ -3,15 +3,16 @@
 //! ([`Ctx::parallel`]), the splits reaching into it and the candidate ([`Ctx::sequential`],
 //! [`Ctx::inner_scatter`]), and the searches that confirm provisional values ([`Ctx::confirm`]).
 
+use super::mask::SparseMask;
 use super::{
     Classes, Pending, SparseStats, TakeAndBreakSparse, FIRST_PAIRS, PREFIX_RUN, ROUND_BLOCKS,
     SPREAD, SPREAD_BLOCK,
 };
+use crate::bitset::mex;
 use crate::engine::blocks::{
-    flags_to_set, fold_flags, fold_pairs, fold_word, mex, scatter_flags, search, set_bit, Blocks,
-    Runs, Want,
+    flags_to_set, fold_flags, fold_pairs, fold_word, scatter_flags, search, set_bit, Blocks, Runs,
+    Want,
 };
-use crate::engine::sparse_mask::SparseMask;
 use crate::engine::Val;
 
 /// What the parts of a block read.

@@ -1,6 +1,6 @@
 //! Split digits and value classes: the small tables every part of a block reads.
 
-use crate::engine::sparse_mask::SparseMask;
+use super::mask::SparseMask;
 
 /// A digit that allows splitting `n - j` tokens into two heaps.
 #[derive(Debug, Clone, Copy)]

@@ -7,7 +7,7 @@
 //!
 //! **Sparse space.** With a mask `m` and a parity flag `e`, heap `x` has
 //! `rho(x) = popcount(G(x) & m) ^ e * (x mod 2)` and is *rare* when `rho(x) = f`
-//! (see [`sparse_mask`](super::sparse_mask)). For heap `n`, whose splits add up to `s = n - j`,
+//! (see [`mask`]). For heap `n`, whose splits add up to `s = n - j`,
 //! a split `a + b = s` has value class `popcount((G(a) ^ G(b)) & m) = rho(a) ^ rho(b) ^ e*(s mod 2)`,
 //! so the values of class `1 ^ e*(s mod 2)` (the *common* values of heap `n`) come only from
 //! splits with exactly one rare part, single heaps, and removing the heap. These are all
@@ -57,7 +57,7 @@
 //! covers every rare heap a block is a single loop on one thread (`Ctx::window_block`): no
 //! part 1, no flags, no queue, hardly any searches; a heap that turns out rare (or a value of 64
 //! or more) ends the block. A helper thread taking half of each window was tried and was slower
-//! (`benchmarks/README.md`, seventh session).
+//! (`benchmarks/logs/engine.md`, seventh session).
 //!
 //! With more than one thread, parts 1 and 2 overlap: every thread takes part-1 tasks in order,
 //! and part 2 starts on a sub-block as soon as the tasks covering it are done, taking unclaimed
@@ -71,7 +71,8 @@
 //! The values do not depend on the number of threads.
 //!
 //! ```
-//! use grundy::engine::{NoControl, Sequence, TakeAndBreakSparse};
+//! use grundy::engine::{Sequence, TakeAndBreakSparse};
+//! use grundy::control::NoControl;
 //! use grundy::rules::TakeAndBreak;
 //! let rule = TakeAndBreak::parse("4!.0").unwrap();
 //! let mut g = Sequence::new(TakeAndBreakSparse::new(rule).unwrap());
@@ -82,22 +83,25 @@
 //! ```
 
 use super::blocks::{simd_available, Reversed, Want};
-use super::sparse_mask::{bits_for, Histogram, SparseMask};
-use super::{Control, Step, StepResult, Val, POLL_INTERVAL};
+use super::{Step, StepResult, Val};
+use crate::control::{Control, POLL_INTERVAL};
 use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
-use crate::sparse_space::SparseSpace;
 use block::Ctx;
 use classes::{flag_stride, words_for, Classes, SplitDigit};
+use mask::{bits_for, Histogram, SparseMask};
+use space::SparseSpace;
 use std::time::Instant;
 
 mod block;
+mod bookkeeping;
 mod classes;
-mod mask;
+pub mod mask;
 mod options;
 mod queue;
 mod run;
 mod sizing;
+pub mod space;
 mod stats;
 #[cfg(test)]
 mod tests;

@@ -3,13 +3,13 @@
 
 use super::block::Ctx;
 use super::classes::{flag_stride, words_for, Classes};
+use super::mask::bits_for;
 use super::queue::{Ahead, Queue, Shared};
 use super::stats::ticks;
 use super::{
     Pending, SparseStats, TakeAndBreakSparse, FLAGS_PER_TASK, HEAP_COST, MIN_BLOCK, PUBLISH_LAG,
     TASK_WORK,
 };
-use crate::engine::sparse_mask::bits_for;
 use crate::engine::{StepResult, Stop, Val};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

@@ -1,8 +1,8 @@
 //! How the next block is laid out: its length, its window, what is flagged ahead, and the
 //! splits that reach into its own sub-blocks.
 
+use super::mask::bits_for;
 use super::{TakeAndBreakSparse, REV_MAX};
-use crate::engine::sparse_mask::bits_for;
 use crate::engine::Val;
 
 impl TakeAndBreakSparse {

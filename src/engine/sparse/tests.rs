@@ -1,7 +1,8 @@
+use super::space::{analyse, SparseSpace};
 use super::*;
+use crate::control::NoControl;
 use crate::engine::testing::{exact, pool, StopAt};
-use crate::engine::{NoControl, Sequence};
-use crate::sparse_space::{analyse, SparseSpace};
+use crate::engine::Sequence;
 
 fn sparse_with(code: &str, n: u64, opts: SparseOptions) -> Sequence<TakeAndBreakSparse> {
     let rule = TakeAndBreak::parse(code).unwrap();

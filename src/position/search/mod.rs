@@ -21,7 +21,8 @@
 //! core, asked heap by heap). What a search asks is a [`Query`].
 //!
 //! ```
-//! use grundy::engine::{NoControl, Sequence, TakeAndBreakExact};
+//! use grundy::engine::{Sequence, TakeAndBreakExact};
+//! use grundy::control::NoControl;
 //! use grundy::position::{search, HeapValues, Query, Tail};
 //! use grundy::rules::{Rule, TakeAndBreak};
 //! let code = TakeAndBreak::parse("0.77").unwrap();

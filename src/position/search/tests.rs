@@ -1,6 +1,7 @@
 use super::*;
+use crate::control::NoControl;
 use crate::engine::naive::for_each_split;
-use crate::engine::{NoControl, Sequence, SubtractionExact, TakeAndBreakExact, Values};
+use crate::engine::{Sequence, SubtractionExact, TakeAndBreakExact, Values};
 use crate::periodicity::{detect, Theorem};
 use crate::rules::{Subtraction, TakeAndBreak};
 use std::collections::BTreeSet;

@@ -1,9 +1,9 @@
 //! Benchmark of the sparse engine ([`TakeAndBreakSparse`]).
 //!
 //! ```text
-//! cargo run --release --example sparse_bench                   # the standard cases
-//! cargo run --release --example sparse_bench -- --quick        # the same, 16 times smaller
-//! cargo run --release --example sparse_bench -- 4!.0 1000000 1 2   # one case: CODE N [THREADS...]
+//! cargo bench --bench sparse_bench                   # the standard cases
+//! cargo bench --bench sparse_bench -- --quick        # the same, 16 times smaller
+//! cargo bench --bench sparse_bench -- 4!.0 1000000 1 2   # one case: CODE N [THREADS...]
 //! ```
 //!
 //! Each case prints the wall time, values per second and nanoseconds per value with 1 and 2
@@ -15,9 +15,8 @@
 //! `SPARSE_AHEAD_AUTO` (0/1), `SPARSE_SIMD` (0/1), `SPARSE_WINDOW` override [`SparseOptions`] for tuning;
 //! `SPARSE_STATS=1` prints the work counters.
 
-use grundy::engine::{
-    NoControl, Sequence, SparseOptions, SparseStats, TakeAndBreakExact, TakeAndBreakSparse,
-};
+use grundy::control::NoControl;
+use grundy::engine::{Sequence, SparseOptions, SparseStats, TakeAndBreakExact, TakeAndBreakSparse};
 use grundy::rules::TakeAndBreak;
 use std::time::Instant;
 

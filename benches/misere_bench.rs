@@ -2,9 +2,9 @@
 //! with `--relative M...`, proven lower bounds on the order at the largest heap instead, from
 //! the sums with at most `M` copies of it (`misere_quotient::relative_bounds`), for each `M`.
 //!
-//! `cargo run --release --example misere_bench -- 0.07 33`
-//! `cargo run --release --example misere_bench -- 0.07 34 --relative 1 2 3 4`
-use grundy::engine::NoControl;
+//! `cargo bench --bench misere_bench -- 0.07 33`
+//! `cargo bench --bench misere_bench -- 0.07 34 --relative 1 2 3 4`
+use grundy::control::NoControl;
 use grundy::misere_quotient::{relative_bounds, Quotient};
 use grundy::position::MisereGame;
 use grundy::rules::Rule;

@@ -1,10 +1,10 @@
 //! Benchmark of the finite subtraction set kernels against the old one-heap-at-a-time path.
 //!
 //! ```text
-//! cargo run --release --example subtraction_bench              # the standard cases
-//! cargo run --release --example subtraction_bench -- --quick   # the same, 16 times smaller
-//! cargo run --release --example subtraction_bench -- 1..=250/3 1000000   # one case: A..=B/STEP N
-//! cargo run --release --example subtraction_bench -- 2000r20000 1000000  # K random of 1..=M, N
+//! cargo bench --bench subtraction_bench              # the standard cases
+//! cargo bench --bench subtraction_bench -- --quick   # the same, 16 times smaller
+//! cargo bench --bench subtraction_bench -- 1..=250/3 1000000   # one case: A..=B/STEP N
+//! cargo bench --bench subtraction_bench -- 2000r20000 1000000  # K random of 1..=M, N
 //! ```
 //!
 //! Each case prints the old path (one thread: it cannot use more), then the new engine with 1 and
@@ -13,7 +13,8 @@
 //! kernel (default: chosen automatically). Timings on a shared machine vary with its load,
 //! printed first and last.
 
-use grundy::engine::{FiniteKernel, NoControl, Sequence, SubtractionExact, Values};
+use grundy::control::NoControl;
+use grundy::engine::{FiniteKernel, Sequence, SubtractionExact, Values};
 use grundy::rules::Subtraction;
 use std::time::Instant;
 

@@ -7,7 +7,7 @@
 //! Grundy values; [`Error::Cycle`] then names the vertices of one cycle.
 //!
 //! ```
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::graph::Graph;
 //! // 3 -> 2 -> 1 -> 0 and 3 -> 0, 2 -> 0: G(3) = mex{G(2), G(0)}.
 //! let (src, dst) = ([1u32, 2, 3, 2, 3], [0u32, 1, 2, 0, 0]);
@@ -15,14 +15,16 @@
 //! assert_eq!(g.grundy_values(&NoControl, None).unwrap(), vec![0, 1, 2, 1]);
 //! ```
 
-use crate::engine::{Control, POLL_INTERVAL};
+pub mod loopy;
+pub mod state;
+
+use crate::control::{build_pool, in_pool, Control, Poller};
 use crate::error::{Error, Result};
 use crate::memory;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 use std::fmt::Display;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
-use std::time::Instant;
 
 /// The most vertices a graph may have: ids are stored as `u32`.
 pub const MAX_VERTICES: u64 = u32::MAX as u64;
@@ -60,32 +62,6 @@ pub struct Graph {
     /// `V + 1` entries: the options of `u` are `targets[offsets[u]..offsets[u + 1]]`.
     offsets: Vec<u64>,
     targets: Vec<u32>,
-}
-
-/// Polls a [`Control`] at most every [`POLL_INTERVAL`]; callers tick it every few thousand
-/// items so that looking at the clock costs nothing measurable.
-pub(crate) struct Poller<'a> {
-    ctl: &'a dyn Control,
-    last: Instant,
-    total: u64,
-}
-
-impl<'a> Poller<'a> {
-    pub(crate) fn new(ctl: &'a dyn Control, total: u64) -> Self {
-        Poller {
-            ctl,
-            last: Instant::now(),
-            total,
-        }
-    }
-
-    pub(crate) fn tick(&mut self, done: u64) -> Result<()> {
-        if self.last.elapsed() >= POLL_INTERVAL {
-            self.ctl.check(done, self.total)?;
-            self.last = Instant::now();
-        }
-        Ok(())
-    }
 }
 
 /// A zeroed vector, or [`Error::Memory`] instead of an abort when the allocation fails.
@@ -137,14 +113,6 @@ where
     offsets.copy_within(0..n, 1);
     offsets[0] = 0;
     Ok((offsets, values))
-}
-
-/// Runs `f` in `pool` when one is given, else in rayon's global pool.
-fn in_pool<R: Send>(pool: Option<&ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
-    match pool {
-        Some(p) => p.install(f),
-        None => f(),
-    }
 }
 
 impl Graph {
@@ -240,22 +208,14 @@ impl Graph {
     ///
     /// `threads` caps the number of threads (`None`: rayon's global pool, which honours
     /// `RAYON_NUM_THREADS`), at one per processor
-    /// ([`pool_threads`](crate::engine::pool_threads)). `ctl` is polled about every
+    /// ([`pool_threads`](crate::control::pool_threads)). `ctl` is polled about every
     /// [`POLL_INTERVAL`] from the calling thread.
     ///
     /// # Errors
     /// [`Error::Cycle`] for a cycle; [`Error::Invalid`] for 0 threads; [`Error::Memory`] when
     /// the work arrays do not fit; `ctl`'s error, which stops the computation.
     pub fn grundy_values(&self, ctl: &dyn Control, threads: Option<usize>) -> Result<Vec<u32>> {
-        let pool = match threads {
-            None => None,
-            Some(t) => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(crate::engine::pool_threads(t)?)
-                    .build()
-                    .map_err(|e| Error::Invalid(format!("cannot start {t} threads: {e}")))?,
-            ),
-        };
+        let pool = build_pool(threads)?;
         let pool = pool.as_ref();
         let n = self.num_vertices();
         let m = self.num_edges() as u64;
@@ -463,17 +423,13 @@ pub(crate) fn mex_of(d: usize, values: impl Iterator<Item = u32>, scratch: &mut 
             scratch[x >> 6] |= 1 << (x & 63);
         }
     }
-    let i = scratch
-        .iter()
-        .position(|&w| w != u64::MAX)
-        .unwrap_or(scratch.len());
-    (i * 64) as u32 + (!scratch.get(i).copied().unwrap_or(0)).trailing_zeros()
+    crate::bitset::mex(scratch)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::NoControl;
+    use crate::control::NoControl;
 
     fn values(n: u64, edges: &[(u32, u32)]) -> Result<Vec<u32>> {
         let (s, d): (Vec<u32>, Vec<u32>) = edges.iter().copied().unzip();

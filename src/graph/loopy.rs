@@ -36,9 +36,9 @@
 //! as in any retrograde analysis) and polls the [`Control`] from the calling thread.
 //!
 //! ```
-//! use grundy::engine::NoControl;
+//! use grundy::control::NoControl;
 //! use grundy::graph::Graph;
-//! use grundy::loopy::{generalized_values, outcomes, Outcome, INFINITE};
+//! use grundy::graph::loopy::{generalized_values, outcomes, Outcome, INFINITE};
 //! // u -> u, u -> t: u = infinity({0}), an N-position; t = 0.
 //! let g = Graph::from_edges(2, &[0u32, 0], &[0u32, 1], &NoControl).unwrap();
 //! let v = generalized_values(&g, &NoControl, None).unwrap();
@@ -47,21 +47,17 @@
 //! assert_eq!(outcomes(off, tgt, &v, None).unwrap(), vec![Outcome::N, Outcome::P]);
 //! ```
 
-use crate::engine::{Control, POLL_INTERVAL};
+use crate::control::{build_pool, in_pool, Control, Poller};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::memory;
 use rayon::prelude::*;
-use rayon::ThreadPool;
-use std::time::Instant;
 
 /// The value stored for a vertex whose generalized value is infinite (its K is the set of the
 /// finite values of its options).
 pub const INFINITE: u32 = u32::MAX;
 /// A vertex not labelled yet (never returned).
 const OPEN: u32 = u32::MAX - 1;
-/// Propagation steps between two looks at the clock.
-const POLL_EVERY: u32 = 1 << 14;
 
 /// The outcome of a position of a loopy game under normal play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -135,50 +131,6 @@ fn filled<T: Clone>(len: usize, x: T) -> Result<Vec<T>> {
     Ok(v)
 }
 
-fn in_pool<R: Send>(pool: Option<&ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
-    match pool {
-        Some(p) => p.install(f),
-        None => f(),
-    }
-}
-
-/// A pool of `threads` threads, capped as every pool is
-/// ([`pool_threads`](crate::engine::pool_threads): at most one per usable processor; a pool of
-/// 10^6 threads would never finish starting).
-fn make_pool(threads: Option<usize>) -> Result<Option<ThreadPool>> {
-    match threads {
-        None => Ok(None),
-        Some(t) => rayon::ThreadPoolBuilder::new()
-            .num_threads(crate::engine::pool_threads(t)?)
-            .build()
-            .map(Some)
-            .map_err(|e| Error::Invalid(format!("cannot start {t} threads: {e}"))),
-    }
-}
-
-/// Polls the control at most every [`POLL_INTERVAL`].
-struct Poller<'a> {
-    ctl: &'a dyn Control,
-    last: Instant,
-    steps: u32,
-    total: u64,
-}
-
-impl Poller<'_> {
-    #[inline]
-    fn step(&mut self, done: u64) -> Result<()> {
-        self.steps += 1;
-        if self.steps >= POLL_EVERY {
-            self.steps = 0;
-            if self.last.elapsed() >= POLL_INTERVAL {
-                self.ctl.check(done, self.total)?;
-                self.last = Instant::now();
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Generalized Sprague-Grundy values of the graph whose options of `u` are
 /// `targets[offsets[u]..offsets[u + 1]]` (CSR form; repeated edges and self-loops allowed).
 ///
@@ -194,19 +146,14 @@ pub fn generalized_values_csr(
     ctl: &dyn Control,
     threads: Option<usize>,
 ) -> Result<Vec<u32>> {
-    let pool = make_pool(threads)?;
+    let pool = build_pool(threads)?;
     in_pool(pool.as_ref(), || check_csr(offsets, targets))?;
     let n = offsets.len() - 1;
     let m = targets.len();
     // Reverse CSR (8 bytes per vertex + 4 per edge); label, stamp, count, candidates, queue.
     memory::check((n as u64 + 1) * 8 + m as u64 * 4 + n as u64 * 20)?;
     let opts = |u: usize| &targets[offsets[u] as usize..offsets[u + 1] as usize];
-    let mut poll = Poller {
-        ctl,
-        last: Instant::now(),
-        steps: 0,
-        total: n as u64,
-    };
+    let mut poll = Poller::new(ctl, n as u64);
     ctl.check(0, n as u64)?;
 
     // Predecessors: who has v as an option (with repetitions).
@@ -398,7 +345,7 @@ pub fn outcomes(
             offsets.len() - 1
         )));
     }
-    let pool = make_pool(threads)?;
+    let pool = build_pool(threads)?;
     Ok(in_pool(pool.as_ref(), || {
         (0..values.len())
             .into_par_iter()
@@ -422,7 +369,7 @@ pub fn outcomes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::NoControl;
+    use crate::control::NoControl;
 
     fn solve(n: usize, edges: &[(u32, u32)]) -> Vec<u32> {
         let (s, d): (Vec<u32>, Vec<u32>) = edges.iter().copied().unzip();
@@ -491,16 +438,6 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (self.0 >> 33) % n
         }
-    }
-
-    #[test]
-    fn thread_counts_are_capped_at_the_processors() {
-        // 10^6 threads used to start 10^6 threads (minutes); 0 is refused.
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let pool = make_pool(Some(1_000_000)).unwrap().unwrap();
-        assert_eq!(pool.current_num_threads(), cores);
-        assert!(make_pool(Some(0)).is_err());
-        assert!(make_pool(None).unwrap().is_none());
     }
 
     #[test]

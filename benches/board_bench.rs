@@ -1,14 +1,14 @@
 //! Benchmark of the nimber search ([`grundy::nimber_search`]) on one board game position.
 //!
 //! ```text
-//! cargo run --release --example board_bench -- cram 5 7
-//! cargo run --release --example board_bench -- cram 6 6 --mirror      # Cram's mirror hook on
-//! cargo run --release --example board_bench -- nodekayles 6 6          # the 6 x 6 grid graph
-//! cargo run --release --example board_bench -- arckayles 4 5
-//! cargo run --release --example board_bench -- chomp 6 7
-//! cargo run --release --example board_bench -- cram 5 7 --budget 16    # tables of 16 MiB
-//! cargo run --release --example board_bench -- nodekayles-all 6 6      # every grid up to 6 x 6
-//! cargo run --release --example board_bench -- cram 3 6 --repeat 200   # median of 200 searches
+//! cargo bench --bench board_bench -- cram 5 7
+//! cargo bench --bench board_bench -- cram 6 6 --mirror      # Cram's mirror hook on
+//! cargo bench --bench board_bench -- nodekayles 6 6          # the 6 x 6 grid graph
+//! cargo bench --bench board_bench -- arckayles 4 5
+//! cargo bench --bench board_bench -- chomp 6 7
+//! cargo bench --bench board_bench -- cram 5 7 --budget 16    # tables of 16 MiB
+//! cargo bench --bench board_bench -- nodekayles-all 6 6      # every grid up to 6 x 6
+//! cargo bench --bench board_bench -- cram 3 6 --repeat 200   # median of 200 searches
 //! ```
 //!
 //! Prints the value of the starting position, the wall time of the search (and apart, of making
@@ -17,7 +17,7 @@
 //! tables' budget defaults to 64 MiB.
 
 use grundy::board::{ArcKayles, Board, Chomp, Cram, NodeKayles, SimpleGraph};
-use grundy::engine::NoControl;
+use grundy::control::NoControl;
 use grundy::nimber_search::Search;
 use std::time::Instant;
 

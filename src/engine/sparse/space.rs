@@ -6,15 +6,15 @@
 //!
 //! ```
 //! use grundy::engine::Values;
-//! use grundy::sparse_space::analyse;
+//! use grundy::engine::sparse::space::analyse;
 //! // Values 2 and 3 common, 0 and 1 rare under mask 2.
 //! let v = Values::U16(vec![0, 1, 2, 3, 2, 3, 3, 2, 3]);
 //! let s = analyse(&v, 9).unwrap();
 //! assert_eq!((s.shown_mask(), s.mask.parity, s.rare_positions), (2, false, vec![0, 1]));
 //! ```
 
-use crate::engine::sparse_mask::HIST_BITS;
-use crate::engine::{best_mask, SparseMask, Val, Values};
+use super::mask::{best_mask, SparseMask, HIST_BITS};
+use crate::engine::{Val, Values};
 use crate::error::{Error, Result};
 
 /// The sparse space of `G(0..checked_to)`: a mask and the heaps rare under it.

@@ -2,10 +2,10 @@
 //! the empty Cram board, against the plain one.
 //!
 //! ```text
-//! cargo run --release --example board_parallel_bench -- 5 8 --threads 2
-//! cargo run --release --example board_parallel_bench -- 5 8 --threads 1       # the plain search
-//! cargo run --release --example board_parallel_bench -- 5 9 --threads 2 --budget 512
-//! cargo run --release --example board_parallel_bench -- 5 8 --threads 2 --depth 1 --cells 30
+//! cargo bench --bench board_parallel_bench -- 5 8 --threads 2
+//! cargo bench --bench board_parallel_bench -- 5 8 --threads 1       # the plain search
+//! cargo bench --bench board_parallel_bench -- 5 9 --threads 2 --budget 512
+//! cargo bench --bench board_parallel_bench -- 5 8 --threads 2 --depth 1 --cells 30
 //! ```
 //!
 //! Prints the value, the wall time, the nodes searched (every thread's) and the table's entries,
@@ -14,7 +14,7 @@
 //! search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook.
 
 use grundy::board::Cram;
-use grundy::engine::NoControl;
+use grundy::control::NoControl;
 use grundy::nimber_search::{Search, Split};
 use std::time::Instant;
 

@@ -12,11 +12,11 @@
 //! questions reuse them. A cycle gives [`Error::Cycle`] with the vertices of one cycle. A loopy
 //! game (cycles allowed, every option one state) is solved instead by
 //! [`StateGraph::solve_loopy`]: Smith's generalized values of the new vertices, by the engine of
-//! [`crate::loopy`], the vertices solved before standing in as small gadgets.
+//! [`crate::graph::loopy`], the vertices solved before standing in as small gadgets.
 //!
 //! ```
-//! use grundy::engine::NoControl;
-//! use grundy::state_graph::StateGraph;
+//! use grundy::control::NoControl;
+//! use grundy::graph::state::StateGraph;
 //! // Vertex 0: no options. 1: one option, {0}. 2: options {} and {1, 1} (a sum of two copies).
 //! let mut g = StateGraph::new();
 //! g.end_vertex();
@@ -29,10 +29,11 @@
 //! assert_eq!(g.values(), &[0, 1, 1]);
 //! ```
 
-use crate::engine::Control;
+use crate::control::Control;
+use crate::control::Poller;
 use crate::error::{Error, Result};
-use crate::graph::{counting_sort, mex_of, settle_by_layers, zeroed, Poller};
-use crate::loopy::{generalized_values_csr, INFINITE};
+use crate::graph::loopy::{generalized_values_csr, INFINITE};
+use crate::graph::{counting_sort, mex_of, settle_by_layers, zeroed};
 use crate::memory;
 use std::collections::hash_map::{Entry, HashMap};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -203,7 +204,7 @@ impl StateGraph {
     }
 
     /// Settles every vertex recorded since the last solve by Smith's generalized Sprague-Grundy
-    /// function ([`crate::loopy`]): cycles are allowed, and a vertex gets its finite value or
+    /// function ([`crate::graph::loopy`]): cycles are allowed, and a vertex gets its finite value or
     /// [`INFINITE`] (its K is the set of finite values of its options). Every option must have
     /// exactly one part (a loopy sum of components is not a single-state option):
     /// [`Error::Invalid`] otherwise, and when an option names a vertex that is not recorded. On
@@ -221,9 +222,9 @@ impl StateGraph {
     /// value they stand for).
     ///
     /// ```
-    /// use grundy::engine::NoControl;
-    /// use grundy::loopy::INFINITE;
-    /// use grundy::state_graph::StateGraph;
+    /// use grundy::control::NoControl;
+    /// use grundy::graph::loopy::INFINITE;
+    /// use grundy::graph::state::StateGraph;
     /// // 0: no move; 1 -> 0, 1 -> 2; 2 -> 1: 1 and 2 are a loop with an exit.
     /// let mut g = StateGraph::new();
     /// g.end_vertex();
@@ -369,7 +370,7 @@ impl StateGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::NoControl;
+    use crate::control::NoControl;
 
     /// Builds a graph from explicit option lists.
     fn build(opts: &[Vec<Vec<u32>>]) -> StateGraph {

@@ -1,24 +1,25 @@
 //! `_core.HeapCore`: one heap game in the core: its rule, its cached Grundy values (extended on
 //! demand without the GIL), its period, its move searches and its misère quotients.
 
+use super::convert::{in_callback, repr, type_name, InCallback, Narrow};
 use super::misere::{build_quotient, quotient_bounds, MisereQuotient};
-use super::position::{OptionFamily, OptionTable};
+use super::options::{OptionFamily, OptionTable};
 use super::{
     argument_error, argument_type_error, not_found_error, on_threads, reentrancy_error, ErrSlot,
     PyControl,
 };
+use crate::engine::sparse::space as sparse_space;
 use crate::engine::{AnySequence, Solver, Values};
 use crate::error::Error;
+use crate::periodicity;
 use crate::periodicity::Period;
 use crate::position::{
     self, Cursor, HeapValues, MisereGame, OptionTable as CoreTable, Query, Tail,
 };
 use crate::rules::{AllowedSource, OptionList, OptionSource, Rule, Subtraction};
-use crate::{periodicity, sparse_space};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt};
-use std::cell::RefCell;
 use std::sync::{Arc, Mutex};
 
 /// The core of one heap game: its rule (parsed once), its values, its period search and proven
@@ -149,66 +150,6 @@ impl HeapCore {
     }
 }
 
-thread_local! {
-    /// The games whose rule callback this thread is running: sequences by [`ErrSlot::id`],
-    /// state explorers by the address of their Python object.
-    static IN_CALLBACK: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Marks this thread as running a rule callback of sequence `id` until dropped.
-pub(super) struct InCallback(usize);
-
-impl InCallback {
-    pub(super) fn enter(id: usize) -> Self {
-        IN_CALLBACK.with(|v| v.borrow_mut().push(id));
-        InCallback(id)
-    }
-}
-
-impl Drop for InCallback {
-    fn drop(&mut self) {
-        IN_CALLBACK.with(|v| {
-            let mut v = v.borrow_mut();
-            if let Some(i) = v.iter().rposition(|&x| x == self.0) {
-                v.remove(i);
-            }
-        });
-    }
-}
-
-pub(super) fn in_callback(id: usize) -> bool {
-    IN_CALLBACK.with(|v| v.borrow().contains(&id))
-}
-
-/// Values in the smallest unsigned dtype that holds them.
-pub(super) enum Narrow {
-    U8(Vec<u8>),
-    U16(Vec<u16>),
-    U32(Vec<u32>),
-}
-
-impl Narrow {
-    /// `values`, whose largest is `max`, in the smallest type that holds `max`.
-    pub(super) fn new(max: u32, values: impl Iterator<Item = u32>) -> Self {
-        if max <= u8::MAX as u32 {
-            Narrow::U8(values.map(|x| x as u8).collect())
-        } else if max <= u16::MAX as u32 {
-            Narrow::U16(values.map(|x| x as u16).collect())
-        } else {
-            Narrow::U32(values.collect())
-        }
-    }
-
-    /// A new numpy array (the vector is moved, not copied).
-    pub(super) fn into_array(self, py: Python<'_>) -> Bound<'_, PyAny> {
-        match self {
-            Narrow::U8(v) => PyArray1::from_vec(py, v).into_any(),
-            Narrow::U16(v) => PyArray1::from_vec(py, v).into_any(),
-            Narrow::U32(v) => PyArray1::from_vec(py, v).into_any(),
-        }
-    }
-}
-
 /// Values `start..stop`, narrowed (on the stored slice, so that the loops vectorise).
 fn narrow(v: &Values, start: usize, stop: usize) -> Narrow {
     fn of<T: Copy + Into<u32> + Ord + Default>(v: &[T]) -> Narrow {
@@ -275,19 +216,6 @@ fn bad_part(n: u64, item: &Bound<'_, PyAny>, p: &Bound<'_, PyAny>) -> PyErr {
              every move must leave smaller heaps (else the rule loops)"
         ))
     }
-}
-
-fn repr(x: &Bound<'_, PyAny>) -> String {
-    x.repr()
-        .map(|r| r.to_string())
-        .unwrap_or_else(|_| "?".into())
-}
-
-fn type_name(x: &Bound<'_, PyAny>) -> String {
-    x.get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "?".into())
 }
 
 /// A Python callable `allowed(n, k)` as the core's [`AllowedSource`].

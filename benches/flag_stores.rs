@@ -3,7 +3,7 @@
 //! value and heap), timed in three shapes on random 16-bit values.
 //!
 //! ```text
-//! cargo run --release --example flag_stores [HEAPS_PER_RUN]
+//! cargo bench --bench flag_stores [HEAPS_PER_RUN]
 //! ```
 //!
 //! Prints nanoseconds per pair for: each run on its own (load, XOR, store, the plain loop);
