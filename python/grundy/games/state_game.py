@@ -124,6 +124,7 @@ class StateGame(GridGame):
         batch: bool = False,
         memory: int | None = None,
     ) -> None:
+        self._made = {k: v for k, v in locals().items() if k != "self" and not k.startswith("__")}
         _callable(options, "options", optional=False)
         _callable(components, "components")
         _callable(key, "key")
