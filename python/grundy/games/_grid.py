@@ -59,6 +59,19 @@ class GridGame:
         """Pickle (and ``copy.deepcopy``) by the rule (functions by their names); what was computed stays behind."""
         return (functools.partial(type(self), **self._made), (), {"name": self.name})
 
+    def _rule(self) -> dict[str, Any]:
+        """Refuse to be written as data (:func:`grundy.save`), saying why."""
+        fn = self._made.get("options")
+        if fn is None:
+            raise ArgumentTypeError(
+                f"gr.save does not save {type(self).__name__}s yet: pickle the game, or save grid(...) with numpy.save"
+            )
+        raise ArgumentTypeError(
+            f"a {type(self).__name__}'s rule is the Python function {getattr(fn, '__qualname__', fn)!s}, which no file "
+            "can hold (gr.save writes rules as data, to be read by any process and version): pickle the game (its "
+            "functions travel by name), or save its values with numpy.save"
+        )
+
     def values(self, states: Any) -> np.ndarray:  # pragma: no cover - defined by subclasses
         raise NotImplementedError
 

@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._ui.display import card
+from ..io import checkpoint as _checkpoint
+from .._ui.display import byte_count, card
 from .._ui.progress import Bar, _check_progress, _check_threads
 from .._validate import _short, as_count, as_heap
 from ..exceptions import ArgumentError, ArgumentTypeError
@@ -56,16 +57,6 @@ def default_memory() -> int:
     return budget if free is None else max(min(budget, free), 1 << 20)
 
 
-def _bytes(n: int) -> str:
-    """``n`` bytes for a reader: bytes under a KiB, then KiB, MiB or GiB."""
-    if n < 1 << 10:
-        return f"{n:,} bytes"
-    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
-        if n >= 1 << shift:
-            return f"{n / (1 << shift):,.1f} {unit}"
-    raise AssertionError("unreachable")
-
-
 #: The most values a game keeps of those ``value()`` found (each about 100 bytes; the table holds the rest).
 KNOWN_MAX = 1 << 16
 
@@ -79,10 +70,10 @@ def _rebuild(args: tuple[Any, ...], known: dict[int, int]) -> BoardGame:
     return game
 
 
-def board_from_rule(rule: dict[str, Any], memory: Any = None) -> BoardGame:
-    """The game a board rule (:func:`~grundy.games.board_graph.board_rule`) describes, checked."""
+def board_from_rule(rule: dict[str, Any], name: str | None = None) -> BoardGame:
+    """The game a board rule (:func:`~grundy.games.board_graph.board_rule`) describes, checked (files, stores)."""
     kind, spec, grid, labels, edges = rule_args(rule)
-    return BoardGame(kind, spec=spec, grid=grid, labels=labels, edges=edges, memory=memory)
+    return BoardGame(kind, spec=spec, grid=grid, labels=labels, edges=edges)
 
 
 # -- games ----------------------------------------------------------------------------------------
@@ -170,10 +161,33 @@ class BoardGame:
         """Pickle (and ``copy.deepcopy``) by the rule and the values found; the search's table is rebuilt empty."""
         return (_rebuild, (self._args, self._known))
 
+    # -- files (grundy.save, grundy.load): the rule and the values value() found ----------------------
+    name: str | None = None
+    known_periodicity: None = None
+
     def _rule(self) -> dict[str, Any]:
         """The game as plain data (JSON): what :func:`grundy.save` and a survey's store keep of it."""
         kind, spec, grid, labels, edges, _, _ = self._args
         return board_rule(kind, spec, grid, labels, edges)
+
+    def _constructor(self) -> str:
+        return repr(self)
+
+    def _computed_values(self) -> np.ndarray:
+        return np.fromiter(self._known.values(), dtype=np.uint32, count=len(self._known))
+
+    def _computed_keys(self) -> list[int]:
+        return list(self._known)
+
+    def _seed_keyed(self, keys: list[int], values: np.ndarray) -> None:
+        """Values read from a file (its checksum checked): each position checked, no value searched again.
+
+        A board's value may take hours to search: unlike a heap game's last values, none is recomputed.
+        """
+        if len(keys) != len(values):
+            raise ArgumentError(f"{len(keys)} positions but {len(values)} values")
+        for free, v in zip(keys, values.tolist(), strict=True):
+            self._remember(int(self._core.check(free)), v)
 
     def _remember(self, free: int, v: int) -> None:
         if free == int(self._core.start):
@@ -567,5 +581,8 @@ class BoardGame:
             )
         )
         st = self.stats()
-        rows.append(("table", f"{_bytes(st['table_bytes'])} used of {_bytes(self.memory)}"))
+        rows.append(("table", f"{byte_count(st['table_bytes'])} used of {byte_count(self.memory)}"))
         return card(self._name(), rows)
+
+
+_checkpoint.BUILDERS["board"] = board_from_rule  # type: ignore[assignment]

@@ -107,7 +107,7 @@ def as_path(n: int, edges: list[tuple[int, int]]) -> list[int] | None:
 
 # -- a game's rule as data (files, survey stores) ---------------------------------------------------
 def board_rule(kind: str, spec: str, grid: Any, labels: Any, edges: Any) -> dict[str, Any]:
-    """A board game's rule as JSON data; ArgumentTypeError when its vertex labels are not ints, strs or tuples of them."""
+    """A board game's rule as JSON data; ArgumentTypeError when a vertex label is not an int, a str or a tuple."""
     if labels is not None and not all(_plain(x) for x in labels):
         raise ArgumentTypeError(
             f"the vertex labels of {kind}({spec}) are not all ints, strs or tuples of them, so its rule cannot be "

@@ -58,7 +58,7 @@ class BoardState:
         return s
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: a BoardState is immutable (make another with game.state)")
+        raise AttributeError(f"cannot assign to field {name!r}: a BoardState is immutable (game.state makes others)")
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"cannot delete field {name!r}: a BoardState is immutable")
