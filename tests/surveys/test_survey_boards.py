@@ -6,9 +6,9 @@ import sys
 
 import pandas as pd
 import pytest
+from test_survey_faults import stored_rows, wait_for_rows
 
 import grundy as gr
-from test_survey_faults import stored_rows, wait_for_rows
 
 MIB = 1 << 20
 

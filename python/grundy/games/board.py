@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..io import checkpoint as _checkpoint
 from .._ui.display import byte_count, card
 from .._ui.progress import Bar, _check_progress, _check_threads
 from .._validate import _short, as_count, as_heap
 from ..exceptions import ArgumentError, ArgumentTypeError
+from ..io import checkpoint as _checkpoint
 from .board_block import BoardComponents
 from .board_graph import board_rule, rule_args
 from .board_state import BoardState
@@ -509,7 +509,7 @@ class BoardGame:
                     near[u] |= 1 << v
                     near[v] |= 1 << u
             else:
-                rows, cols = self._args[2]
+                rows, cols = self._args[2] or (1, self.num_cells)
                 for i in range(rows * cols):
                     r, c = divmod(i, cols)
                     for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):

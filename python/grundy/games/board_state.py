@@ -38,6 +38,10 @@ class BoardState:
     """
 
     __slots__ = ("game", "free")
+    #: The game (a :class:`BoardGame`).
+    game: Any
+    #: The free cells (vertices left) as bits.
+    free: int
 
     def __init__(self, game: Any, free: int) -> None:
         if not hasattr(game, "_core") or not hasattr(game, "labels"):

@@ -113,7 +113,7 @@ def rebuild_graph(cls: Any, n: int, offsets: np.ndarray, targets: np.ndarray, la
     >>> rebuild_graph(GameGraph, 2, np.array([0, 1, 1]), np.array([1]), ["a", "b"]).values_by_label()
     {'a': 1, 'b': 0}
     """
-    src = np.repeat(np.arange(n, dtype=np.uint64), np.diff(offsets.astype(np.int64)))
+    src = np.repeat(np.arange(n, dtype=np.uint64), np.diff(offsets).astype(np.int64))
     g = cls.from_arrays(src, targets.astype(np.uint64), n)
     if labels is not None:
         g._labels, g._index = list(labels), {x: i for i, x in enumerate(labels)}

@@ -26,7 +26,7 @@ from ..play.values import INFINITE, Infinity, Value, _normal_play, drawing_optio
 from ._grid import CARD_CELLS, GridGame
 from .loopy import GeneralizedValues
 from .state_explored import ExploredStates
-from .state_rules import _callable, _iterable, card_rows, batch_rules, describe, fast_flags, search_for
+from .state_rules import _callable, _iterable, batch_rules, card_rows, describe, fast_flags, search_for
 
 
 class StateGame(GridGame):
@@ -149,7 +149,7 @@ class StateGame(GridGame):
         self._progress = _check_progress(progress)
         self._threads = _check_threads(threads)
         self._split, self._ints, self._batch = fast_flags(split, int_states, batch, loopy)
-        rule, self._state_options = batch_rules(options) if self._batch else (options, options)
+        rule, self._state_options = batch_rules(options, self._batch)
         fast = (self._split, self._ints, self._batch)
         self._core = _core.StateExplorer(rule, components, key, max_states, loopy, *fast)
         self._search = search_for(self._state_options, components, key, fast, loopy, memory)

@@ -75,8 +75,12 @@ _RETURNS = (
 )
 
 
-def batch_rules(batch: Callable[[np.ndarray], Any]) -> tuple[Callable[[np.ndarray], Any], Callable[[int], Any]]:
+def batch_rules(
+    batch: Callable[[Any], Any], is_batch: bool = True
+) -> tuple[Callable[[Any], Any], Callable[[Any], Iterable[Any]]]:
     """A batch rule checked (what the explorer calls), and the same asked about one state (what a split rule returns).
+
+    A rule that is not a batch rule (``is_batch`` False) is returned as it is, twice.
 
     The checked rule returns contiguous int64, int64 and uint64 arrays, or raises an error of the
     family naming the state whose options are wrong and the wrong count, size or part: a negative
@@ -92,6 +96,8 @@ def batch_rules(batch: Callable[[np.ndarray], Any]) -> tuple[Callable[[np.ndarra
     >>> checked(np.array([1, 2], np.uint64))[2].dtype
     dtype('uint64')
     """
+    if not is_batch:
+        return batch, batch
 
     def checked(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         ret = batch(states)
@@ -120,7 +126,7 @@ def batch_rules(batch: Callable[[np.ndarray], Any]) -> tuple[Callable[[np.ndarra
                 raise ArgumentError(f"{_RETURNS}; state {state} got the part {part}, which is not an int in [0, 2**64)")
         return counts.astype(np.int64), sizes.astype(np.int64), parts.astype(np.uint64)
 
-    def options(state: int) -> list[tuple[int, ...]]:
+    def options(state: Any) -> list[tuple[int, ...]]:
         integer = isinstance(state, (int, np.integer)) and not isinstance(state, (bool, np.bool_))
         if not integer or not 0 <= state <= _MAX_U64:
             raise (ArgumentError if integer else ArgumentTypeError)(

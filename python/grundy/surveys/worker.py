@@ -46,12 +46,12 @@ def _spec(rule: Any) -> tuple[Any, ...]:
     raise ArgumentTypeError(f"a survey takes codes or games, not {type(rule).__name__} ({_short(rule)})")
 
 
-def _build(spec: tuple[Any, ...]) -> Any:
+def _build(spec: tuple[Any, ...]) -> Game | BoardGame:
     if spec[0] == "code":
         return TakeAndBreak(spec[1])
     if spec[0] == "rule":
-        return cast(Game, _checkpoint.game_from_rule(spec[1], spec[2]))
-    game: Game = spec[1]
+        return cast("Game | BoardGame", _checkpoint.game_from_rule(spec[1], spec[2]))
+    game: Game | BoardGame = spec[1]
     return game
 
 
@@ -157,7 +157,7 @@ def survey_one(
         game = _build(spec)
         row["code"] = repr(game) if isinstance(game, BoardGame) else str(game)
         if isinstance(game, BoardGame):
-            game._bar = functools.partial(_Watch, deadline, watch)  # type: ignore[method-assign]
+            game._bar = functools.partial(_Watch, deadline, watch)  # type: ignore[method-assign,assignment]
             row.update(status="solved", value=game.value(threads=1))  # the survey runs games side by side
         else:
             game._run = functools.partial(_TimedRun, game, deadline, watch)  # type: ignore[method-assign]
@@ -235,7 +235,8 @@ def _status(p: Any, game: Game, max_n: int) -> str:
 # -- equal games from fingerprints --------------------------------------------------------------------
 def _prefix_digest(spec: tuple[Any, ...], length: int) -> str:
     """The fingerprint digest of G(0..length-1) (a confirmation task for :func:`_same_as`)."""
-    digest: str = fingerprint(_build(spec).values(length, progress=False), [length])[0][1]
+    game = cast(Game, _build(spec))  # only heap games have fingerprints
+    digest: str = fingerprint(game.values(length, progress=False), [length])[0][1]
     return digest
 
 
