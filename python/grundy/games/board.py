@@ -580,8 +580,10 @@ class BoardGame:
                 "not computed yet: <code>.value()</code>" if self._start_value is None else str(self._start_value),
             )
         )
-        st = self.stats()
-        rows.append(("table", f"{byte_count(st['table_bytes'])} used of {byte_count(self.memory)}"))
+        st = self.stats()  # the bytes its entries fill, not the table's reserve (its pages come as written)
+        used = st["table_bytes"] * st["table_entries"] // max(st["table_capacity"], 1)
+        entries = f"{st['table_entries']:,} entries"
+        rows.append(("table", f"{byte_count(used)} used ({entries}) of {byte_count(self.memory)}"))
         return card(self._name(), rows)
 
 
