@@ -110,12 +110,13 @@ nitpick_ignore = [
             "collections.abc.Iterator",
             "ValueTable",
             # What a public signature or base names from inside the packages: a mixin and a protocol.
-            "grundy.games.heap_display.HeapGameDisplay",
-            "grundy.games.loopy.LabelledGraph",
+            "grundy.games.heap.display.HeapGameDisplay",
+            "grundy.games.graph.loopy.LabelledGraph",
+            "grundy.games.state.grid.GridGame",
         )
     ),
 ]
-# Classes of private modules (grundy._ui.display, grundy.games._grid, ...).
+# Classes of private modules (grundy._ui.display, ...).
 nitpick_ignore_regex = [("py:class", r"grundy(\.[a-z]+)*\._[a-z_]+\.[A-Za-z_]+")]
 myst_enable_extensions = ["colon_fence", "dollarmath", "deflist"]
 myst_heading_anchors = 3

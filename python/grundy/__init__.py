@@ -12,10 +12,6 @@ Move(component=0, before=10, after=(9,))
 """
 
 from . import exceptions
-
-# ``grundy.misere_quotient`` is both an old module path and the function: the module is loaded first,
-# so that the function bound below stays the attribute (loading a submodule later would replace it).
-from . import misere_quotient as _misere_quotient_module  # noqa: F401
 from ._core import __version__
 from .analysis import (
     DEFAULT_MAX_N,

@@ -114,7 +114,7 @@ ROWS: list[tuple[str, Callable[[Any], Any], frozenset[str]]] = [
     ("Game.periodicity", lambda x: _kayles().periodicity(x), LIMIT),
     ("Game.periodicity", lambda x: _kayles().periodicity(threads=x), LIMIT),
     ("Game.sparse_space", lambda x: _kayles().sparse_space(x), frozenset()),
-    # Game inherits its display and plot methods from games.heap_display.HeapGameDisplay.
+    # Game inherits its display and plot methods from games.heap.display.HeapGameDisplay.
     ("HeapGameDisplay.table", lambda x: _kayles().table(x), frozenset()),
     ("HeapGameDisplay.table", lambda x: _kayles().table(20, width=x), LIMIT),
     ("HeapGameDisplay.plot", lambda x: _kayles().plot(x), frozenset({"None"})),

@@ -25,7 +25,7 @@ LAYERS = [
     ("io", ["grundy.io"]),
     ("games", ["grundy.games"]),
     ("surveys", ["grundy.surveys"]),
-    ("api", ["grundy"]),  # the package root, the command line and the old module paths kept as aliases
+    ("api", ["grundy"]),  # the package root and the command line
 ]
 
 
@@ -117,9 +117,9 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_checker_sees_every_kind_of_import():
     # Inside a function (graph -> loopy was one), under TYPE_CHECKING, relative and absolute.
-    assert "grundy.games.loopy" in GRAPH["grundy.games.graph"]
-    assert "grundy.games.heap" in GRAPH["grundy.games.take_and_break"]
-    assert "grundy.analysis.quotient_build" in GRAPH["grundy.games.heap_block"]
+    assert "grundy.games.graph.loopy" in GRAPH["grundy.games.graph.game"]
+    assert "grundy.games.heap.game" in GRAPH["grundy.games.heap.take_and_break"]
+    assert "grundy.analysis.quotient_build" in GRAPH["grundy.games.heap.components"]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
@@ -174,59 +174,15 @@ def test_architecture_md_lists_the_layers_in_order():
     assert listed == [(i, sorted(roots)) for i, (_, roots) in enumerate(LAYERS)]
 
 
-# -- every import path of before the packages still works -------------------------------------------
-OLD_PATHS = {
-    "grundy.games": ["Game", "Subtraction", "TakeAndBreak", "dawsons_kayles", "grundys_game", "kayles", "nim"],
-    "grundy.graph": ["CycleError", "GameGraph"],
-    "grundy.heap_game": ["HeapGame"],
-    "grundy.io": ["FORMAT_NAME", "FORMAT_VERSION", "game_from_rule", "load", "save"],
-    "grundy.loopy": [
-        "GeneralizedValues",
-        "Infinity",
-        "drawing_options",
-        "generalized_values",
-        "sum_outcome",
-        "sum_value",
-        "value_outcome",
-        "winning_options",
-    ],
-    "grundy.misere_quotient": [
-        "MisereQuotient",
-        "PretendingPeriod",
-        "QuotientBounds",
-        "misere_quotient",
-        "misere_quotient_bounds",
-    ],
-    "grundy.periodicity": ["DEFAULT_MAX_N", "DIRECT_LIMIT", "Periodicity", "SparseSpace"],
-    "grundy.position": [
-        "MAX_LISTED_MOVES",
-        "MAX_SEARCH_WORK",
-        "MISERE_MAX_POSITIONS",
-        "Move",
-        "Position",
-        "equivalent",
-        "outcomes",
-    ],
-    "grundy.state_game": ["StateGame"],
-    "grundy.two_heap": ["TwoHeapGame", "TwoHeapRow", "wythoff"],
-    "grundy.exceptions": ["GrundyError", "ArgumentError", "CycleError", "NoPeriodError", "SearchLimitError"],
-}
-
-
-@pytest.mark.parametrize("path", sorted(OLD_PATHS))
-def test_old_import_paths_still_work(path):
-    module = importlib.import_module(path)
-    for name in OLD_PATHS[path]:
-        obj = getattr(module, name)
-        if name in grundy.__all__:
-            assert obj is getattr(grundy, name), f"{path}.{name} is not grundy.{name}"
-
-
-def test_the_function_misere_quotient_stays_the_attribute():
-    # grundy.misere_quotient is also an old module path: importing that module must not replace it.
-    importlib.import_module("grundy.misere_quotient")
-    assert callable(grundy.misere_quotient) and grundy.misere_quotient.__module__ == "grundy.analysis.quotient_build"
-    assert callable(grundy.survey)
+# -- the module paths of before the packages are gone (CHANGELOG.md, Unreleased) ------------------
+@pytest.mark.parametrize(
+    "path",
+    ["loopy", "graph", "heap_game", "state_game", "two_heap", "position", "periodicity", "misere_quotient"],
+)
+def test_old_module_paths_are_gone(path):
+    assert not (PACKAGE / f"{path}.py").exists()
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"grundy.{path}")
 
 
 def test_all_is_grouped_and_complete():

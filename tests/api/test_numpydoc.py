@@ -57,8 +57,7 @@ NAMES = public_names()
 
 def problems(name: str) -> list[str]:
     """numpydoc's complaints about the docstring of ``name``, less the ignored checks."""
-    # Resolved by attribute, as users reach it: ``grundy.misere_quotient`` is the function, though a
-    # module of that name exists too (numpydoc's own lookup by name would find the module).
+    # Resolved by attribute, as users reach it (``grundy.X.y``: a method or property of a public class).
     obj = grundy
     for part in name.split(".")[1:]:
         obj = getattr(obj, part)

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import grundy as gr
-import grundy.games.graph
+import grundy.games.graph.game
 
 
 def naive_values(options: dict) -> dict:
@@ -261,7 +261,7 @@ def test_non_contiguous_and_mixed_dtype_arrays():
 
 
 def test_docstring_examples():
-    assert doctest.testmod(grundy.games.graph).failed == 0
+    assert doctest.testmod(grundy.games.graph.game).failed == 0
 
 
 def test_random_graph_with_cycles_detected_or_solved():

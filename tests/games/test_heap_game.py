@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import grundy as gr
-import grundy.games.heap_game
+import grundy.games.heap.python_rules
 
 import oracle
 
@@ -168,4 +168,4 @@ def test_rule_must_be_callable():
 
 
 def test_docstring_examples():
-    assert doctest.testmod(grundy.games.heap_game).failed == 0
+    assert doctest.testmod(grundy.games.heap.python_rules).failed == 0

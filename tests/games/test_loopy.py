@@ -3,7 +3,7 @@
 The reference is a win/loss/draw retrograde analysis of the explicit product graph of a sum
 (written here, knowing nothing of values): a position is lost (P) when every option is won, won
 (N) when some option is lost, and drawn (D) when neither is ever established. The sum rules of
-``grundy.loopy`` must give the same outcome for every sum of two and three small random graphs,
+``grundy.games.graph.loopy`` must give the same outcome for every sum of two and three small random graphs,
 with and without cycles and self-loops, and the same winning and drawing moves.
 """
 
@@ -85,7 +85,7 @@ def gvalues(n, edges):
     return gr.GameGraph(edges, num_vertices=n).generalized_values()
 
 
-# -- hand-worked examples (from the definition; also in grundy.loopy's docstring) ----------------
+# -- hand-worked examples (from the definition; also in grundy.games.graph.loopy's docstring) ----------------
 
 HAND = {"t": [], "s": ["s"], "u": ["u", "t"], "a": ["b"], "b": ["a", "t"]}
 

@@ -13,7 +13,7 @@ import pytest
 
 import grundy as gr
 from grundy import io as gio
-from grundy.games import run as _run
+from grundy.games.heap import run as _run
 
 import oracle
 
@@ -484,7 +484,7 @@ def test_loading_rebuilds_the_sparse_engine_without_replaying(tmp_path):
     calls = []
     values = gio._checkpoint._read(path)[1]
     fresh = gr.grundys_game()
-    fresh._seq.seed(np.ascontiguousarray(values, dtype=np.uint32), progress=lambda done, total: calls.append(done))
+    fresh._core.seed(np.ascontiguousarray(values, dtype=np.uint32), progress=lambda done, total: calls.append(done))
     assert calls == []
     assert np.array_equal(fresh.values(2**17 + 5000), gr.grundys_game().values(2**17 + 5000))
 

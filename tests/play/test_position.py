@@ -603,7 +603,7 @@ def test_bad_play_arguments_are_refused_at_the_call():
 def test_the_core_expands_a_family_of_options_a_slice_at_a_time():
     # A heap of 10**18 of Grundy's game has 5 * 10**17 splits: they come from the core in slices,
     # each the next options in order, and the first winning move costs one slice.
-    core = gr.grundys_game()._seq
+    core = gr.grundys_game()._core
     families, _, _ = core.search(10**18, None, (0, 0), 1000)
     first, second = families[0].take(3), families[0].take(2)
     assert first + second == [(1, 10**18 - 1), (2, 10**18 - 2), (3, 10**18 - 3), (4, 10**18 - 4), (5, 10**18 - 5)]

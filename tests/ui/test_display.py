@@ -10,7 +10,7 @@ import grundy._ui.display
 import grundy._ui.plot
 import grundy.analysis.periodicity
 import grundy.games.heap
-import grundy.games.heap_display
+import grundy.games.heap.display
 import grundy.io
 
 
@@ -136,8 +136,8 @@ def test_card_helper():
 def test_docstring_examples():
     for module in (
         grundy._ui.display,
-        grundy.games.heap,
-        grundy.games.heap_display,
+        grundy.games.heap.game,
+        grundy.games.heap.display,
         grundy.io,
         grundy.analysis.periodicity,
         grundy._ui.plot,

@@ -4,25 +4,19 @@ Heap games (take-and-break codes, subtraction sets, rules in Python), game graph
 loopy games), games on arbitrary states, two-heap games, and board games (Cram, Node Kayles,
 Arc Kayles, Chomp) solved by a pruned search in Rust.
 
-Each kind implements the play protocol (:mod:`grundy.play.components`) in a class beside it, so a
-new kind of game plugs in here without any change elsewhere. ``grundy.games`` also keeps the names
-it had as a module (``Game``, ``TakeAndBreak``, ``Subtraction``, ``nim``, ``kayles``, ...).
+One folder a family: ``heap/``, ``state/`` (with the two-heap grids), ``graph/`` (with loopy
+graphs) and ``board/``. Each family implements the play protocol (:mod:`grundy.play.components`)
+in its ``components`` module, so a new kind of game plugs in here without any change elsewhere.
 
 >>> from grundy.games import kayles
 >>> kayles().values(12).tolist()
 [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
 """
 
-from .board import BoardGame, BoardState
-from .board_rules import arc_kayles, chomp, cram, node_kayles
-from .graph import GameGraph
-from .heap import Game
-from .heap_game import HeapGame
-from .loopy import GeneralizedValues, generalized_values
-from .state_game import StateGame
-from .subtraction import Subtraction
-from .take_and_break import TakeAndBreak, dawsons_kayles, grundys_game, kayles, nim
-from .two_heap import TwoHeapGame, TwoHeapRow, wythoff
+from .board import BoardGame, BoardState, arc_kayles, chomp, cram, node_kayles
+from .graph import GameGraph, GeneralizedValues, generalized_values
+from .heap import Game, HeapGame, Subtraction, TakeAndBreak, dawsons_kayles, grundys_game, kayles, nim
+from .state import StateGame, TwoHeapGame, TwoHeapRow, wythoff
 
 __all__ = [
     "BoardGame",

@@ -69,7 +69,7 @@ class Components(Protocol):
     """The contract of a run of components of one game inside a :class:`~grundy.Position`.
 
     ``game._components(items)`` builds one from the items a user gave (heap sizes, vertex labels,
-    states), validating them. A block is immutable. ``start`` below is the index of the block's first
+    states), validating them. A run is immutable. ``start`` below is the index of the run's first
     component in the whole sum, so that moves name their component by its index there.
     """
 
@@ -100,7 +100,7 @@ class Components(Protocol):
         ...
 
     def merge(self, other: Components) -> Components:
-        """Return this block followed by ``other`` (of the same game)."""
+        """Return this run followed by ``other`` (of the same game)."""
         ...
 
     def moves(self, start: int, work: Work) -> Iterator[Move]:
@@ -112,7 +112,7 @@ class Components(Protocol):
         ...
 
     def play(self, i: int, move: Move) -> Components:
-        """The block with component ``i`` replaced as ``move`` says; ValueError if it is no option."""
+        """The run with component ``i`` replaced as ``move`` says; ValueError if it is no option."""
         ...
 
     def nim_heaps(self) -> np.ndarray | None:
@@ -124,11 +124,11 @@ class Components(Protocol):
         ...
 
     def misere_p(self, limit: int) -> bool | None:
-        """Whether this block alone is a misère P-position, when the game decides that itself; else None."""
+        """Whether this run alone is a misère P-position, when the game decides that itself; else None."""
         ...
 
     def misere_winning(self, start: int) -> Iterator[Move] | None:
-        """Return the misère winning moves when the block is the whole sum and plays misère itself, else None."""
+        """Return the misère winning moves when the run is the whole sum and plays misère itself, else None."""
         ...
 
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
@@ -192,8 +192,8 @@ def components_of(game: Any, items: Any) -> Components:
             f"a position is made of a heap game (TakeAndBreak, Subtraction, HeapGame) or a GameGraph, "
             f"not {type(game).__name__}"
         )
-    block: Components = make(items)
-    return block
+    run: Components = make(items)
+    return run
 
 
 def listed(found: Iterator[Move], limit: int, what: str) -> list[Move]:

@@ -37,17 +37,17 @@ def limit(max_positions: int | None) -> int:
     return MISERE_MAX_POSITIONS if max_positions is None else as_limit(max_positions, "max_positions")
 
 
-def nim_moves(blocks: Sequence[Components], heaps: np.ndarray) -> Iterator[Move]:
+def nim_moves(runs: Sequence[Components], heaps: np.ndarray) -> Iterator[Move]:
     """Yield every move of a misère Nim sum to a misère P-position.
 
     Move as in normal Nim unless that leaves only heaps of size <= 1; then leave an odd number of
-    1-heaps. ``heaps`` are the sum's heaps in order, ``blocks`` the blocks holding them.
+    1-heaps. ``heaps`` are the sum's heaps in order, ``runs`` the runs holding them.
 
     Examples
     --------
     >>> import grundy as gr
     >>> pos = gr.Position(gr.nim(), [1, 1, 2])
-    >>> [str(m) for m in nim_moves(pos._blocks, np.array([1, 1, 2], dtype=np.uint64))]
+    >>> [str(m) for m in nim_moves(pos._runs, np.array([1, 1, 2], dtype=np.uint64))]
     ['component 2: 2 -> 1']
     """
     h = heaps
@@ -62,15 +62,15 @@ def nim_moves(blocks: Sequence[Components], heaps: np.ndarray) -> Iterator[Move]
     # (b) only heaps <= 1 left, an odd number of them 1.
     one = (ones_others % 2 == 0).astype(np.uint64)
     b = (big_others == 0) & (one < h)
-    owner = np.repeat(np.arange(len(blocks)), [len(blk) for blk in blocks])
+    owner = np.repeat(np.arange(len(runs)), [len(run) for run in runs])
     for i in indices(a | b):
-        blk = blocks[owner[i]]
+        run = runs[owner[i]]
         for ok, to in ((a[i], int(target[i])), (b[i], int(one[i]))):
             if ok:
-                yield Move(i, int(h[i]), blk.nim_after(to))
+                yield Move(i, int(h[i]), run.nim_after(to))
 
 
-def search(blocks: Sequence[Components], max_positions: int, want_moves: bool) -> tuple[bool, list[Move]]:
+def search(runs: Sequence[Components], max_positions: int, want_moves: bool) -> tuple[bool, list[Move]]:
     """Decide a sum by exhaustive search: whether it is a misère P-position, and its winning moves.
 
     Raises
@@ -81,46 +81,46 @@ def search(blocks: Sequence[Components], max_positions: int, want_moves: bool) -
     Examples
     --------
     >>> import grundy as gr
-    >>> search(gr.Position(gr.kayles(), [2, 2])._blocks, 1000, True)
+    >>> search(gr.Position(gr.kayles(), [2, 2])._runs, 1000, True)
     (True, [])
     """
     games: list[Any] = []
     root: list[tuple[int, int]] = []
-    for g, b in enumerate(blocks):
+    for g, b in enumerate(runs):
         core, ids = b.misere_root(max_positions)
         games.append(core)
         root += [(g, i) for i in ids]
     try:
         is_p, moves, _ = _core.misere_search(games, root, max_positions, want_moves)
     except SearchLimitError as e:
-        hint = _quotient_hint(blocks)
+        hint = _quotient_hint(runs)
         if hint is None:
             raise
         raise SearchLimitError(f"{e}. {hint}", e.limit) from None
-    starts = np.cumsum([0] + [len(b) for b in blocks])
+    starts = np.cumsum([0] + [len(b) for b in runs])
     out = []
     for c, after in moves:
         k = int(np.searchsorted(starts, c, side="right")) - 1
-        b, i = blocks[k], c - int(starts[k])
+        b, i = runs[k], c - int(starts[k])
         out.append(Move(c, b.item(i), b.misere_after(i, after)))
     return is_p, out
 
 
-def _quotient_hint(blocks: Sequence[Components]) -> str | None:
+def _quotient_hint(runs: Sequence[Components]) -> str | None:
     """How a misère quotient answers a sum of heaps of one heap game at once, when the sum is one.
 
     Examples
     --------
     >>> import grundy as gr
-    >>> _quotient_hint(gr.Position(gr.kayles(), [25, 30])._blocks)[:50]
+    >>> _quotient_hint(gr.Position(gr.kayles(), [25, 30])._runs)[:50]
     'Sums of heaps of Kayles 0.77 are played through it'
-    >>> "gr.misere_quotient(game, 30)" in _quotient_hint(gr.Position(gr.kayles(), [25, 30])._blocks)
+    >>> "gr.misere_quotient(game, 30)" in _quotient_hint(gr.Position(gr.kayles(), [25, 30])._runs)
     True
     """
-    if not blocks:
+    if not runs:
         return None
-    whole = blocks[0]
-    for b in blocks[1:]:
+    whole = runs[0]
+    for b in runs[1:]:
         if not whole.same_game(b):
             return None
         whole = whole.merge(b)

@@ -105,8 +105,8 @@ def outcomes(
     rows, width = arr.shape
     if width == 0 or rows == 0:  # empty sums: no move, so P (normal) or N (misère)
         return np.full(rows, not misere)
-    block = components_of(game, [])
-    return block.row_outcomes(arr, misere, top)
+    run = components_of(game, [])
+    return run.row_outcomes(arr, misere, top)
 
 
 def _rows(heaps: Any) -> np.ndarray:

@@ -96,16 +96,16 @@ class Position:
     'N'
     """
 
-    __slots__ = ("_blocks", "_grundy", "__weakref__")
+    __slots__ = ("_runs", "_grundy", "__weakref__")
 
     def __init__(self, game: Any, heaps: Iterable[Any] | np.ndarray | int) -> None:
-        self._blocks: tuple[Components, ...] = (components_of(game, heaps),)
+        self._runs: tuple[Components, ...] = (components_of(game, heaps),)
         self._grundy: int | None = None
 
     @classmethod
-    def _of(cls, blocks: Iterable[Components]) -> Position:
+    def _of(cls, runs: Iterable[Components]) -> Position:
         merged: list[Components] = []
-        for b in blocks:
+        for b in runs:
             if not len(b):
                 continue
             if merged and merged[-1].same_game(b):
@@ -113,13 +113,13 @@ class Position:
             else:
                 merged.append(b)
         pos = cls.__new__(cls)
-        pos._blocks = tuple(merged)
+        pos._runs = tuple(merged)
         pos._grundy = None
         return pos
 
     # -- components -----------------------------------------------------------------------------
     def __len__(self) -> int:
-        return sum(len(b) for b in self._blocks)
+        return sum(len(b) for b in self._runs)
 
     @property
     def heaps(self) -> list[Any]:
@@ -131,7 +131,7 @@ class Position:
         >>> (gr.Position(gr.nim(), [3, 4]) + gr.Position(gr.kayles(), [5])).heaps
         [3, 4, 5]
         """
-        return [x for b in self._blocks for x in b.items()]
+        return [x for b in self._runs for x in b.items()]
 
     @property
     def components(self) -> list[tuple[Any, Any]]:
@@ -143,12 +143,12 @@ class Position:
         >>> gr.Position(gr.Subtraction([1, 2]), [5, 6]).components
         [(Subtraction([1, 2]), 5), (Subtraction([1, 2]), 6)]
         """
-        return [(b.game, x) for b in self._blocks for x in b.items()]
+        return [(b.game, x) for b in self._runs for x in b.items()]
 
     def _locate(self, c: int) -> tuple[Components, int, int]:
-        """The block holding component ``c``, its index there and the block's position."""
+        """The run holding component ``c``, its index there and the run's position."""
         start = 0
-        for k, b in enumerate(self._blocks):
+        for k, b in enumerate(self._runs):
             if c < start + len(b):
                 return b, c - start, k
             start += len(b)
@@ -158,7 +158,7 @@ class Position:
     def __add__(self, other: object) -> Position:
         if not isinstance(other, Position):
             return NotImplemented
-        return Position._of(self._blocks + other._blocks)
+        return Position._of(self._runs + other._runs)
 
     def __radd__(self, other: object) -> Position:
         if isinstance(other, int) and other == 0:  # sum(positions)
@@ -171,10 +171,10 @@ class Position:
         return self.components == other.components
 
     def __hash__(self) -> int:
-        return hash(tuple((b.label(), x) for b in self._blocks for x in b.items()))
+        return hash(tuple((b.label(), x) for b in self._runs for x in b.items()))
 
     def __repr__(self) -> str:
-        return "Position(" + " + ".join(f"{b.label()}: {short(b.items())}" for b in self._blocks) + ")"
+        return "Position(" + " + ".join(f"{b.label()}: {short(b.items())}" for b in self._runs) + ")"
 
     def _repr_html_(self) -> str:
         """Show the components, the nim-sum, the outcome and one winning move (notebook display).
@@ -207,7 +207,7 @@ class Position:
             )
         if self._grundy is None:
             x = 0
-            for b in self._blocks:
+            for b in self._runs:
                 x ^= int(_core.nim_sum(np.ascontiguousarray(b.values(), dtype=np.uint64)))
             self._grundy = x
         return self._grundy
@@ -465,26 +465,26 @@ class Position:
             raise ArgumentTypeError(f"a move's component must be an int, not {type(c).__name__}")
         if not 0 <= c < len(self):
             raise ArgumentError(f"component {c} is out of range: this position has {len(self)} components")
-        block, i, k = self._locate(int(c))
+        run, i, k = self._locate(int(c))
         if not isinstance(move.after, tuple):
             raise ArgumentTypeError(f"a move's after must be a tuple, not {type(move.after).__name__}")
-        new = block.play(i, move)
-        return Position._of(self._blocks[:k] + (new,) + self._blocks[k + 1 :])
+        new = run.play(i, move)
+        return Position._of(self._runs[:k] + (new,) + self._runs[k + 1 :])
 
     # -- the searches ---------------------------------------------------------------------------
     def _moves(self, work: Work) -> Iterator[Move]:
         start = 0
-        for b in self._blocks:
+        for b in self._runs:
             yield from b.moves(start, work)
             start += len(b)
 
     def _loopy(self) -> list[Any] | None:
         """Every component's generalized value when some component is loopy, else None."""
-        found = [b.generalized() for b in self._blocks]
+        found = [b.generalized() for b in self._runs]
         if all(g is None for g in found):
             return None
         out: list[Any] = []
-        for b, g in zip(self._blocks, found, strict=True):
+        for b, g in zip(self._runs, found, strict=True):
             out.extend(g if g is not None else b.values().tolist())
         return out
 
@@ -538,7 +538,7 @@ class Position:
         if misere:
             heaps = self._nim_heaps()
             if heaps is not None:
-                yield from _misere.nim_moves(self._blocks, heaps)
+                yield from _misere.nim_moves(self._runs, heaps)
             else:
                 yield from self._misere_moves(_misere.limit(max_positions))
             return
@@ -546,38 +546,38 @@ class Position:
         if x == 0:
             return
         start = 0
-        for b in self._blocks:
+        for b in self._runs:
             yield from b.winning(start, x, work)
             start += len(b)
 
     def _misere_p(self, limit: int) -> bool:
-        """Misère outcome: decided by the block itself when it is the whole sum and can, else by the core."""
-        if len(self._blocks) == 1:
-            own = self._blocks[0].misere_p(limit)
+        """Misère outcome: decided by the run itself when it is the whole sum and can, else by the core."""
+        if len(self._runs) == 1:
+            own = self._runs[0].misere_p(limit)
             if own is not None:
                 return own
-        is_p, _ = _misere.search(self._blocks, limit, want_moves=False)
+        is_p, _ = _misere.search(self._runs, limit, want_moves=False)
         return is_p
 
     def _misere_moves(self, limit: int) -> Iterator[Move]:
-        if len(self._blocks) == 1:
-            # A block that plays misère sums itself (a heap game through its misère quotient).
-            own = self._blocks[0].misere_winning(0)
+        if len(self._runs) == 1:
+            # A run that plays misère sums itself (a heap game through its misère quotient).
+            own = self._runs[0].misere_winning(0)
             if own is not None:
                 yield from own
                 return
-        if len(self._blocks) == 1 and self._blocks[0].misere_p(limit) is not None:
+        if len(self._runs) == 1 and self._runs[0].misere_p(limit) is not None:
             # The game decides misère outcomes itself: every move to a misère P-position.
             for m in self._moves(Work(_UNLIMITED, "winning moves")):
                 if self.play(m)._misere_p(limit):
                     yield m
             return
-        _, found = _misere.search(self._blocks, limit, want_moves=True)
+        _, found = _misere.search(self._runs, limit, want_moves=True)
         yield from found
 
     def _nim_heaps(self) -> np.ndarray | None:
         """Every heap, when every component is Nim (misère Nim has an exact rule); else None."""
-        parts = [b.nim_heaps() for b in self._blocks]
+        parts = [b.nim_heaps() for b in self._runs]
         if any(p is None for p in parts):
             return None
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)  # type: ignore[arg-type]

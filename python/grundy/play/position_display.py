@@ -28,7 +28,7 @@ def short(items: list[Any]) -> str:
 class Shown(Protocol):
     """What a position's card reads (all of it is on :class:`~grundy.Position`)."""
 
-    _blocks: Any
+    _runs: Any
 
     @property
     def grundy(self) -> int:
@@ -55,7 +55,7 @@ def position_card(position: Shown) -> str:
     True
     """
     title = f"Position of {len(position)} components"
-    rows = [(b.label(), escape(short(b.items()))) for b in position._blocks]
+    rows = [(b.label(), escape(short(b.items()))) for b in position._runs]
     try:
         loopy = position._loopy()
         if loopy is None:

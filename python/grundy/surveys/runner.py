@@ -38,8 +38,8 @@ from ..exceptions import (
     MissingFileError,
     TooLargeError,
 )
-from ..games.heap import Game
-from ..games.run import MAX_VALUES as _MAX_VALUES
+from ..games.heap.game import Game
+from ..games.heap.run import MAX_VALUES as _MAX_VALUES
 from .fingerprint import _same_as, fingerprint
 from .stop import _cancel, _StopSignal, _wait_stopped
 from .store import STORED, Store

@@ -15,10 +15,10 @@ from .. import _core
 from .._ui.progress import Bar
 from .._validate import _short
 from ..exceptions import ArgumentTypeError, CodeError, GrundyError
-from ..games.board import BoardGame
-from ..games.heap import Game
-from ..games.run import Run as _Run
-from ..games.take_and_break import TakeAndBreak
+from ..games.board.game import BoardGame
+from ..games.heap.game import Game
+from ..games.heap.run import Run as _Run
+from ..games.heap.take_and_break import TakeAndBreak
 from ..io import checkpoint as _checkpoint
 from .fingerprint import fingerprint
 from .stop import _PARENT_LOCK, _RUNNING, _StopSignal, _StopWatch, _SurveyStopped

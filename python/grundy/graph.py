@@ -1,7 +1,0 @@
-"""``grundy.graph``, kept so that older imports keep working.
-
-Game graphs now live in :mod:`grundy.games.graph`.
-"""
-
-from .games.graph import *  # noqa: F403
-from .games.graph import __all__  # noqa: F401
