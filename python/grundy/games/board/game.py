@@ -351,7 +351,8 @@ class BoardGame:
         Returns
         -------
         int
-            G(position), found by the pruned search (what it learns stays in the game's table).
+            G(position), found by the pruned search (what it learns stays in the game's table; the
+            value itself is kept, answered at once when asked again, pickled and saved with the game).
 
         Raises
         ------
