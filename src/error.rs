@@ -60,9 +60,9 @@ impl fmt::Display for Error {
                 available,
             } => write!(
                 f,
-                "this needs about {} MiB but only {} MiB of memory is available",
-                requested >> 20,
-                available >> 20
+                "this needs about {} but only {} of memory is available",
+                amount(*requested),
+                amount(*available)
             ),
             Error::Interrupted => f.write_str("interrupted"),
             Error::SearchLimit { message, .. } => f.write_str(message),
@@ -86,6 +86,15 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Bytes for a reader: "1000 bytes" under a MiB (where MiB would read 0), else whole MiB.
+fn amount(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{} MiB", bytes >> 20)
+    }
+}
+
 /// "1 vertex", "2 vertices".
 fn vertices(n: usize) -> String {
     if n == 1 {
@@ -101,6 +110,18 @@ pub type Result<T> = std::result::Result<T, Error>;
 #[cfg(test)]
 mod tests {
     use super::Error;
+
+    #[test]
+    fn memory_under_a_mib_is_shown_in_bytes() {
+        let small = Error::Memory {
+            requested: 5 << 20,
+            available: 1000,
+        };
+        assert_eq!(
+            small.to_string(),
+            "this needs about 5 MiB but only 1000 bytes of memory is available"
+        );
+    }
 
     #[test]
     fn a_cycle_of_one_vertex_is_singular() {

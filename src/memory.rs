@@ -4,7 +4,8 @@
 //! The environment variable `GRUNDY_MEMORY_LIMIT` (bytes, read at every check) caps the memory
 //! this process may hold: the memory available is then at most the limit less the process's
 //! resident set. It lets a test (or a shared machine) see the `MemoryError` paths without filling
-//! the machine.
+//! the machine. A value that is not a number of bytes is refused at the first check, naming the
+//! variable, rather than ignored.
 
 use crate::error::{Error, Result};
 
@@ -12,10 +13,11 @@ use crate::error::{Error, Result};
 pub const LIMIT_VAR: &str = "GRUNDY_MEMORY_LIMIT";
 
 /// Bytes of memory available to new allocations (Linux: `MemAvailable`, less what
-/// [`LIMIT_VAR`] leaves), if known.
+/// [`LIMIT_VAR`] leaves), if known. A [`LIMIT_VAR`] that is not a number is not applied here:
+/// [`check`] and [`limit`] refuse it.
 pub fn available() -> Option<u64> {
     let machine = machine_available();
-    match limit() {
+    match limit().ok().flatten() {
         Some(cap) => {
             let left = cap.saturating_sub(resident().unwrap_or(0));
             Some(machine.map_or(left, |m| m.min(left)))
@@ -32,9 +34,30 @@ fn machine_available() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// The cap set by [`LIMIT_VAR`], if set and a number.
-fn limit() -> Option<u64> {
-    parse_limit(&std::env::var(LIMIT_VAR).ok()?)
+/// The cap set by [`LIMIT_VAR`]: None when it is unset or empty.
+///
+/// # Errors
+/// [`Error::Invalid`] naming the variable when it is set to anything but a number of bytes.
+pub fn limit() -> Result<Option<u64>> {
+    limit_of(std::env::var(LIMIT_VAR))
+}
+
+/// The cap a value of [`LIMIT_VAR`] sets (see [`limit`]).
+fn limit_of(var: std::result::Result<String, std::env::VarError>) -> Result<Option<u64>> {
+    let text = match var {
+        Ok(s) => s,
+        Err(std::env::VarError::NotPresent) => return Ok(None),
+        Err(std::env::VarError::NotUnicode(s)) => s.to_string_lossy().into_owned(),
+    };
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    parse_limit(&text).map(Some).ok_or_else(|| {
+        Error::Invalid(format!(
+            "the environment variable {LIMIT_VAR} = {text:?} is not a number of bytes: set it to \
+             the bytes this process may hold (such as 8000000000), or unset it"
+        ))
+    })
 }
 
 fn parse_limit(s: &str) -> Option<u64> {
@@ -52,8 +75,10 @@ fn resident() -> Option<u64> {
 /// Fails with [`Error::Memory`] when `bytes` more would not fit in the available memory.
 ///
 /// # Errors
-/// [`Error::Memory`] with the bytes asked for and those available.
+/// [`Error::Memory`] with the bytes asked for and those available; [`Error::Invalid`] for a
+/// [`LIMIT_VAR`] that is not a number.
 pub fn check(bytes: u64) -> Result<()> {
+    limit()?;
     // Where the figure is unknown, still refuse what no machine has (over 2^46 bytes = 64 TiB).
     let available = available().unwrap_or(1 << 46);
     if bytes > available {
@@ -74,6 +99,22 @@ mod tests {
         assert_eq!(parse_limit(" 1000000 "), Some(1_000_000));
         assert_eq!(parse_limit("1G"), None);
         assert_eq!(parse_limit(""), None);
+    }
+
+    #[test]
+    fn a_limit_that_is_not_bytes_is_refused_naming_the_variable() {
+        // The variable's values through limit_of: setting it would change what the other tests
+        // of this process, running beside this one, see.
+        for bad in ["abc", "1G", "-5", "1e9"] {
+            let e = limit_of(Ok(bad.into())).unwrap_err().to_string();
+            assert!(
+                e.contains(LIMIT_VAR) && e.contains(&format!("{bad:?}")),
+                "{e}"
+            );
+        }
+        assert_eq!(limit_of(Ok(" 1000 ".into())), Ok(Some(1000)));
+        assert_eq!(limit_of(Ok(" ".into())), Ok(None));
+        assert_eq!(limit_of(Err(std::env::VarError::NotPresent)), Ok(None));
     }
 
     #[test]

@@ -345,8 +345,10 @@ fn distinct_options(s: &dyn Solve, pos: u128) -> Result<Vec<u128>> {
     Ok(out)
 }
 
-/// Bytes of memory available to new allocations now (what the memory checks allow), if known.
+/// Bytes of memory available to new allocations now (what the memory checks allow), if known;
+/// ArgumentError when `GRUNDY_MEMORY_LIMIT` is not a number of bytes.
 #[pyfunction]
-pub(super) fn memory_available() -> Option<u64> {
-    crate::memory::available()
+pub(super) fn memory_available() -> PyResult<Option<u64>> {
+    crate::memory::limit()?;
+    Ok(crate::memory::available())
 }

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import grundy as gr
 from grundy.exceptions import ArgumentError, ArgumentTypeError
@@ -150,9 +152,13 @@ def test_bad_batch_rules() -> None:
     def negative(states: np.ndarray) -> tuple[list[int], list[int], list[int]]:
         return [-1] * len(states), [], []
 
-    for rule in (short, mismatched, negative, lambda s: 5, lambda s: (["x"], [], [])):
+    for rule in (short, mismatched, negative):
         with pytest.raises(ArgumentError, match="counts, sizes, parts"):
             gr.StateGame(rule, batch=True, progress=False).values([3])
+    for rule in (lambda s: 5, lambda s: (["x"], [], []), lambda s: None):  # not integer arrays: TypeErrors
+        for ask in ("values", "value"):
+            with pytest.raises(ArgumentTypeError, match="counts, sizes, parts"):
+                getattr(gr.StateGame(rule, batch=True, progress=False), ask)(3 if ask == "value" else [3])
 
     def boom(states: np.ndarray) -> None:
         raise ZeroDivisionError
@@ -201,3 +207,95 @@ def test_ctrl_c_stops_a_batch_exploration() -> None:
     out, _ = proc.communicate(timeout=60)
     assert out.strip().splitlines()[-1] == "interrupted 0"  # nothing of the stopped exploration kept
     assert time.monotonic() - t < 5  # a batch takes well under a second; generous on a loaded machine
+
+
+# -- a batch rule that returns parts that are not states -----------------------------------------------
+BAD_PARTS = {
+    "negative": lambda: np.array([-1], dtype=np.int64),
+    "most negative": lambda: np.array([-(2**63)], dtype=np.int64),
+    "2**64": lambda: [2**64],
+    "huge": lambda: [2**70 + 3],
+    "float": lambda: np.array([1.5]),
+    "whole float": lambda: np.array([2.0]),
+    "nan": lambda: np.array([np.nan]),
+    "2-d": lambda: np.zeros((1, 1), dtype=np.uint64),
+    "str": lambda: np.array(["1"]),
+}
+
+
+@st.composite
+def rules_with_a_bad_part(draw):  # type: ignore[no-untyped-def]
+    """Options of states 0..11 (parts below the state, so no cycle), one state's options holding a bad part."""
+    n = 12
+    options = {
+        s: draw(st.lists(st.lists(st.integers(0, s - 1), max_size=2), max_size=3)) if s else [] for s in range(n)
+    }
+    poisoned = draw(st.integers(0, n - 1))
+    kind = draw(st.sampled_from(sorted(BAD_PARTS)))
+    root = draw(st.integers(0, n - 1))
+    return options, poisoned, kind, root
+
+
+def _reachable(options: dict[int, list[list[int]]], root: int) -> set[int]:
+    seen, todo = set(), [root]
+    while todo:
+        s = todo.pop()
+        if s not in seen:
+            seen.add(s)
+            todo.extend(p for o in options[s] for p in o)
+    return seen
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules_with_a_bad_part(), st.sampled_from(["value", "values", "winning_options"]))
+def test_a_batch_rule_giving_a_bad_part_raises_and_is_never_asked_about_it(case, ask):  # type: ignore[no-untyped-def]
+
+    options, poisoned, kind, root = case
+    called: list[int] = []
+    returned: set[int] = set()
+
+    def rule(states: np.ndarray):  # type: ignore[no-untyped-def]
+        counts, sizes, parts = [], [], []
+        at = None  # where the poisoned state's extra option [0] puts its part: the bad part goes there
+        for s in states.tolist():
+            called.append(s)
+            opts = options[s] + ([[0]] if s == poisoned else [])
+            counts.append(len(opts))
+            for o in opts:
+                sizes.append(len(o))
+                parts.extend(o)
+            if s == poisoned:
+                at = len(parts) - 1
+        if at is None:
+            returned.update(parts)
+            return np.array(counts), np.array(sizes), np.array(parts, dtype=np.uint64)
+        made = BAD_PARTS[kind]()
+        if kind == "2-d":
+            return np.array(counts), np.array(sizes), np.zeros((len(parts), 1), dtype=np.uint64)
+        if isinstance(made, list):
+            return counts, sizes, [*parts[:at], *made, *parts[at + 1 :]]
+        return np.array(counts), np.array(sizes), np.concatenate([np.array(p).astype(made.dtype) for p in (
+            parts[:at], made, parts[at + 1 :])])
+
+    g = gr.StateGame(rule, batch=True, progress=False)
+    reach = _reachable({s: options[s] + ([[0]] if s == poisoned else []) for s in options}, root)
+    raised, got = None, None
+    try:
+        if ask == "values":
+            got = g.values([root]).tolist()[0]
+        elif ask == "value":
+            got = g.value(root)
+        else:
+            got = len(g.winning_options(root))
+    except (ArgumentError, ArgumentTypeError) as e:
+        raised = e
+        assert poisoned in reach, f"{type(e).__name__} for a rule that never returned a bad part: {e}"
+        assert f"state {poisoned}" in str(e) or kind in ("2-d", "str", "whole float"), str(e)
+    # An error exactly when the rule was asked about the poisoned state; tabulating asks about every
+    # state reachable (the search may skip some: two equal parts cancel, whatever their value).
+    assert (raised is not None) == (poisoned in called), f"{ask}({root}) = {got}, {kind} at {poisoned}: {called}"
+    if ask == "values":
+        assert (raised is not None) == (poisoned in reach)
+    # The rule is asked only about the root and the parts it returned as valid states.
+    assert set(called) <= {root} | returned, sorted(set(called) - {root} - returned)
+    assert all(0 <= s < 12 for s in called)

@@ -84,6 +84,18 @@ def _count(n: int) -> str:
     return f"{n:,}"
 
 
+def byte_count(n: int) -> str:
+    """``n`` bytes for a reader: in bytes under a KiB, else in KiB, MiB or GiB.
+
+    >>> byte_count(1000), byte_count(3 << 20), byte_count(6026 << 20)
+    ('1,000 bytes', '3.0 MiB', '5.9 GiB')
+    """
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):,.1f} {unit}"
+    return f"{n:,} bytes"
+
+
 # -- value tables ---------------------------------------------------------------------------------
 class ValueTable:
     """Values G(0..n-1) in rows of ``width``, the classic way to look for a period.
@@ -156,6 +168,7 @@ class ValueTable:
 
 __all__ = [
     "ValueTable",
+    "byte_count",
     "card",
     "escape",
     "values_row",

@@ -65,6 +65,14 @@ class MisereQuotient:
         self._core = core
         self._present: tuple[list[str], dict[str, int], list[tuple[str, str]], list[str]] | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and ``copy.deepcopy``) as the game and ``max_heap``: the quotient is built again when read."""
+        return (MisereQuotient._rebuilt, (self.game, self.max_heap))
+
+    @classmethod
+    def _rebuilt(cls, game: Any, max_heap: int) -> MisereQuotient:
+        return cls(game, game._core_values().misere_quotient(max_heap, None, None))
+
     # The core's arrays are copied out only when asked for: a position's misère question wraps the
     # game's kept quotient each time, and needs none of them (the core answers it).
     @functools.cached_property

@@ -21,7 +21,10 @@ def save(obj: Game, path: str | os.PathLike[str]) -> None:
 
     The file is written atomically (a temporary file in the same folder, flushed to disk, then
     renamed over ``path``), so ``path`` always holds either the old or the new file. Works for
-    take-and-break games and the built-in subtraction rules.
+    take-and-break games, the built-in subtraction rules and the board games (:func:`~grundy.cram`,
+    ...: the rule and the values :meth:`~grundy.BoardGame.value` found, not the search's table).
+    A :class:`~grundy.StateGame`'s rule is a Python function, which no file can hold: pickle the
+    game (functions travel by name), or save its values with ``numpy.save``.
 
     Parameters
     ----------
@@ -34,8 +37,8 @@ def save(obj: Game, path: str | os.PathLike[str]) -> None:
     ------
     ArgumentTypeError
         For anything but a game, for rules given as Python callables (a callable cannot be
-        rebuilt from a file: save ``game.values(n)`` with ``numpy.save`` instead), and when
-        ``path`` is not a file path (a TypeError).
+        rebuilt from a file: save ``game.values(n)`` with ``numpy.save`` instead; a StateGame's
+        error names its function), and when ``path`` is not a file path (a TypeError).
     MissingFileError
         When the folder of ``path`` does not exist (a FileNotFoundError).
     FilePermissionError
@@ -50,10 +53,17 @@ def save(obj: Game, path: str | os.PathLike[str]) -> None:
     >>> h = gr.load(path)
     >>> h.computed >= 100, h.known_periodicity.period
     (True, 12)
+    >>> board = gr.cram(4, 5); _ = board.value()
+    >>> gr.save(board, path)
+    >>> gr.load(path), gr.load(path).value()  # no search: the value was in the file
+    (cram(4, 5), 2)
     """
+    if callable(getattr(obj, "_rule", None)):
+        obj._rule()  # a rule that is a Python function raises here, saying so
     if not callable(getattr(obj, "_rule", None)) or not callable(getattr(obj, "_computed_values", None)):
         raise ArgumentTypeError(
-            f"gr.save saves games (TakeAndBreak, Subtraction) with their values, not {type(obj).__name__}; "
+            f"gr.save saves games (TakeAndBreak, Subtraction, board games) with their values, not "
+            f"{type(obj).__name__}; "
             "for a numpy array use numpy.save"
         )
     _checkpoint.write(obj, path)

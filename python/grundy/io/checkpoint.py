@@ -10,10 +10,13 @@ entries, readable with ``numpy.load(path, allow_pickle=False)`` alone:
 ``metadata``
     UTF-8 JSON as a 1-d uint8 array: ``{"format": "grundy.game", "format_version": 1,
     "package_version": "0.1.0", "rule": {...}, "name": "Kayles", "count": 1024, "dtype": "uint8",
-    "periodicity": {...} or null, "created": "2025-01-01T00:00:00Z"}``. ``rule`` rebuilds the game:
+    "periodicity": {...} or null, "created": "2025-01-01T00:00:00Z"}``, and for a game whose values
+    belong to positions rather than to heaps 0..count-1 (a board game), ``"positions"``: the position
+    of each value, as a hex string of its free cells. ``rule`` rebuilds the game:
     ``{"type": "take_and_break", "code": "0.77"}`` or ``{"type": "subtraction", "kind": "finite",
     "members": [1, 2, 3]}`` (kind also ``all_but``, ``squares``, ``at_most_half``,
-    ``proper_divisors``). ``periodicity`` holds ``preperiod``, ``period``, ``saltus``, ``proven``,
+    ``proper_divisors``) or ``{"type": "board", "kind": "cram", "grid": [4, 5], ...}``.
+    ``periodicity`` holds ``preperiod``, ``period``, ``saltus``, ``proven``,
     ``certificate`` and ``checked_to`` of the last :meth:`Game.periodicity` result.
 ``sha256``
     the hex digest (ASCII, as a uint8 array) of: the metadata's byte length as 8 little-endian
@@ -350,6 +353,9 @@ def write(obj: Game, path: str | os.PathLike[str]) -> None:
         "periodicity": None if p is None else _periodicity_fields(p),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+    keys = getattr(obj, "_computed_keys", None)
+    if keys is not None:  # values of positions (a board game's), not of heaps 0..count-1
+        meta["positions"] = [hex(k) for k in keys()]
     meta_bytes = json.dumps(meta, sort_keys=True).encode()
     digest = _digest(meta_bytes, values)
 
@@ -368,6 +374,19 @@ def read_game(path: str | os.PathLike[str]) -> Game:
     """Read a game written by :func:`write`; its values are cached, not recomputed."""
     meta, values = _read(path)
     game = _game(meta["rule"], meta.get("name"), path)
+    if "positions" in meta:
+        _seed_positions(game, meta["positions"], values, path)
+        return game
     _seed(game, values, path)
     _restore_periodicity(game, meta, values, path)
     return game
+
+
+def _seed_positions(game: Any, positions: Any, values: np.ndarray, path: Any) -> None:
+    """Values of positions (hex strings of free cells) into a game that checks them."""
+    try:
+        if not isinstance(positions, list) or not all(isinstance(p, str) for p in positions):
+            raise TypeError("the positions are not a list of hex strings")
+        game._seed_keyed([int(p, 16) for p in positions], values)
+    except (TypeError, ValueError) as e:
+        raise _bad(path, f"its positions do not fit its game: {e}") from None

@@ -108,6 +108,9 @@ class Infinity:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Infinity values are immutable")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Infinity values are immutable")
+
     @property
     def outcome(self) -> str:
         """The outcome in normal play, 'N' when 0 is in K (a move to a P-position exists), else 'D'.

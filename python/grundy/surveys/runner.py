@@ -62,13 +62,14 @@ MAX_IN_FLIGHT = 1024
 
 # The table's columns: what the store keeps, with ``same_as`` (found from fingerprints) before ``error``.
 COLUMNS = [*STORED[:-1], "same_as", STORED[-1]]
-_INT_COLUMNS = ["preperiod", "period", "saltus", "max_value", "mask", "rare_count", "last_rare", "checked_to"]
+_INT_COLUMNS = ["preperiod", "period", "saltus", "max_value", "mask", "rare_count", "last_rare", "checked_to", "value"]
 
 #: What the ``status`` column says.
 STATUSES = {
     "proven": "a theorem proves the period for every heap size",
     "observed": "a period was seen at two sizes, and no theorem covers the rule",
     "max_n": "max_n values were examined without a proof",
+    "solved": "a board game's start was searched: its Grundy value is in the value column",
     "timeout": "the per-game timeout passed; checked_to says how far it got",
     "error": "the game could not be computed (a bad code, a search limit, a looping rule); see error",
 }
@@ -150,7 +151,7 @@ def _final(stored: dict[str, Any], max_n: int, timeout: float | None) -> bool:
     A store only grows: rows found with a larger max_n or timeout are kept.
     """
     status = stored["status"]
-    if status in ("proven", "observed", "error"):
+    if status in ("proven", "observed", "error", "solved"):
         return True
     if status == "max_n":
         return bool(stored["max_n"] >= max_n)
@@ -237,7 +238,9 @@ def survey(
     ----------
     codes : str or iterable
         A list of codes or games, or a pattern such as ``"0.??"`` (each ``?`` any octal digit; any
-        hexadecimal digit with ``hexadecimal=True``).
+        hexadecimal digit with ``hexadecimal=True``). Board games (``[gr.cram(r, c) for ...]``)
+        get a row each too: status ``"solved"`` and the start's Grundy ``value``, searched on one
+        thread each (``max_n`` does not apply; ``timeout`` does).
     max_n : int, optional
         The most values examined per game (default ``DEFAULT_MAX_N``, 2**16).
     executor : optional
@@ -271,7 +274,8 @@ def survey(
     -------
     pandas.DataFrame
         Columns: code, status (see ``STATUSES``), preperiod, period, saltus, proven, max_value,
-        mask, rare_count, last_rare, checked_to (values examined), seconds, same_as, error.
+        mask, rare_count, last_rare, checked_to (values examined), value (a board game's), seconds,
+        same_as, error.
         ``df.attrs``: ``interrupted``, ``max_n``, ``computed`` (games computed by this call).
 
     Raises

@@ -41,6 +41,7 @@ STORED = [
     "rare_count",
     "last_rare",
     "checked_to",
+    "value",
     "seconds",
     "error",
 ]
@@ -52,7 +53,7 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL,
     preperiod INTEGER, period INTEGER, saltus INTEGER, proven INTEGER,
     max_value INTEGER, mask INTEGER, rare_count INTEGER, last_rare INTEGER, checked_to INTEGER,
-    seconds REAL, error TEXT,
+    value INTEGER, seconds REAL, error TEXT,
     rule TEXT, max_n INTEGER NOT NULL, timeout REAL, fingerprint TEXT,
     computed INTEGER NOT NULL DEFAULT 1, finished REAL NOT NULL
 );

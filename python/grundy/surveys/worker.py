@@ -15,6 +15,7 @@ from .. import _core
 from .._ui.progress import Bar
 from .._validate import _short
 from ..exceptions import ArgumentTypeError, CodeError, GrundyError
+from ..games.board.game import BoardGame
 from ..games.heap.game import Game
 from ..games.heap.run import Run as _Run
 from ..games.heap.take_and_break import TakeAndBreak
@@ -37,20 +38,20 @@ def _spec(rule: Any) -> tuple[Any, ...]:
     """A picklable description of a rule: codes and built-in rules travel to workers as data."""
     if isinstance(rule, str):
         return ("code", rule)
-    if isinstance(rule, Game):
+    if isinstance(rule, (Game, BoardGame)):
         try:  # a rule the file format can rebuild travels as that data (the game protocol's saved form)
             return ("rule", rule._rule(), rule.name)
-        except TypeError:  # a Python callable: the game object itself
+        except TypeError:  # a Python callable (a graph's labels that are not data): the game object itself
             return ("object", rule)
     raise ArgumentTypeError(f"a survey takes codes or games, not {type(rule).__name__} ({_short(rule)})")
 
 
-def _build(spec: tuple[Any, ...]) -> Game:
+def _build(spec: tuple[Any, ...]) -> Game | BoardGame:
     if spec[0] == "code":
         return TakeAndBreak(spec[1])
     if spec[0] == "rule":
-        return cast(Game, _checkpoint.game_from_rule(spec[1], spec[2]))
-    game: Game = spec[1]
+        return cast("Game | BoardGame", _checkpoint.game_from_rule(spec[1], spec[2]))
+    game: Game | BoardGame = spec[1]
     return game
 
 
@@ -70,7 +71,7 @@ def _identify(spec: tuple[Any, ...]) -> tuple[str, dict[str, Any] | None, str | 
         rule = game._rule()
     except TypeError:
         rule = None
-    return str(game), rule, None
+    return (repr(game) if isinstance(game, BoardGame) else str(game)), rule, None
 
 
 # -- one game (in a worker) -------------------------------------------------------------------------
@@ -154,42 +155,73 @@ def survey_one(
         if watch is not None and watch.stopped():
             raise _SurveyStopped
         game = _build(spec)
-        row["code"] = str(game)
-        game._run = functools.partial(_TimedRun, game, deadline, watch)  # type: ignore[method-assign]
-        # No per-game bars: the survey shows one bar of its own.
-        p = game.periodicity(max_n=max_n, progress=False, checkpoint=checkpoint)
-        n = p.checked_to
-        values = game.values(n, progress=False)
-        max_value = int(values.max()) if n else 0
-        row.update(
-            status=_status(p, game, max_n),
-            preperiod=p.preperiod,
-            period=p.period,
-            saltus=p.saltus if p.period is not None else None,
-            proven=p.proven,
-            max_value=max_value,
-            checked_to=n,
-        )
-        if max_value < _SPARSE_LIMIT:
-            s = game.sparse_space(n, progress=False)
-            row.update(mask=s.mask, rare_count=s.rare_count, last_rare=s.last_rare)
-        fp = fingerprint(values)
-        if checkpoint is not None and p.proven and os.path.exists(checkpoint):
-            os.remove(checkpoint)  # nothing left to resume
+        row["code"] = repr(game) if isinstance(game, BoardGame) else str(game)
+        if isinstance(game, BoardGame):
+            game._bar = functools.partial(_Watch, deadline, watch)  # type: ignore[method-assign,assignment]
+            row.update(status="solved", value=game.value(threads=1))  # the survey runs games side by side
+        else:
+            game._run = functools.partial(_TimedRun, game, deadline, watch)  # type: ignore[method-assign]
+            fp = _heap_row(game, row, max_n, checkpoint)
     except _GameTimeout:
-        done = game.computed if game is not None else 0
-        row.update(status="timeout", checked_to=done, error=f"timeout: stopped after {timeout:g} s at {done} values")
+        done = game.computed if isinstance(game, Game) else None
+        at = "" if done is None else f" at {done} values"
+        row.update(status="timeout", checked_to=done, error=f"timeout: stopped after {timeout:g} s{at}")
     except GAME_ERRORS as e:  # a game that cannot be computed: a row saying why; the survey goes on
         row.update(status="error", error=f"{type(e).__name__}: {e}")
     finally:
         if game is not None:
             vars(game).pop("_run", None)  # a game given as an object is the caller's: as it was
+            vars(game).pop("_bar", None)
         if watch is not None:
             watch.close()
         with _PARENT_LOCK:
             _RUNNING[0] -= 1
     row["seconds"] = time.perf_counter() - t0
     return row, fp
+
+
+class _Watch:
+    """A board game's search bar inside a survey worker: never drawn; the deadline and the stop signal checked.
+
+    The core calls ``update`` about every 50 ms while it searches; raising there stops the search.
+    """
+
+    def __init__(self, deadline: float | None, watch: _StopWatch | None) -> None:
+        self.deadline, self.watch = deadline, watch
+
+    def update(self, done: int, **_: Any) -> None:
+        if self.watch is not None and self.watch.stopped():
+            raise _SurveyStopped
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise _GameTimeout
+
+    def close(self, *_: Any) -> None:
+        """Nothing drawn, nothing to close."""
+
+
+def _heap_row(game: Game, row: dict[str, Any], max_n: int, checkpoint: str | None) -> list[list[Any]]:
+    """Fill a heap game's row (periodicity, sparse space); return the fingerprint of its values."""
+    # No per-game bars: the survey shows one bar of its own.
+    p = game.periodicity(max_n=max_n, progress=False, checkpoint=checkpoint)
+    n = p.checked_to
+    values = game.values(n, progress=False)
+    max_value = int(values.max()) if n else 0
+    row.update(
+        status=_status(p, game, max_n),
+        preperiod=p.preperiod,
+        period=p.period,
+        saltus=p.saltus if p.period is not None else None,
+        proven=p.proven,
+        max_value=max_value,
+        checked_to=n,
+    )
+    if max_value < _SPARSE_LIMIT:
+        s = game.sparse_space(n, progress=False)
+        row.update(mask=s.mask, rare_count=s.rare_count, last_rare=s.last_rare)
+    fp = fingerprint(values)
+    if checkpoint is not None and p.proven and os.path.exists(checkpoint):
+        os.remove(checkpoint)  # nothing left to resume
+    return fp
 
 
 def _status(p: Any, game: Game, max_n: int) -> str:
@@ -203,7 +235,8 @@ def _status(p: Any, game: Game, max_n: int) -> str:
 # -- equal games from fingerprints --------------------------------------------------------------------
 def _prefix_digest(spec: tuple[Any, ...], length: int) -> str:
     """The fingerprint digest of G(0..length-1) (a confirmation task for :func:`_same_as`)."""
-    digest: str = fingerprint(_build(spec).values(length, progress=False), [length])[0][1]
+    game = cast(Game, _build(spec))  # only heap games have fingerprints
+    digest: str = fingerprint(game.values(length, progress=False), [length])[0][1]
     return digest
 
 

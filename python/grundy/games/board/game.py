@@ -13,7 +13,7 @@ component of a :class:`~grundy.Position`, which lists the winning moves.
 >>> import grundy as gr
 >>> gr.cram(4, 5).value()
 2
->>> gr.node_kayles(path=10).value() == gr.dawsons_kayles().value(10)  # Node Kayles on a path is 0.137
+>>> gr.node_kayles(path=30).value() == gr.TakeAndBreak("0.137").value(30)  # Node Kayles on a path is 0.137
 True
 """
 
@@ -27,11 +27,13 @@ from typing import Any
 import numpy as np
 
 from ... import _core
-from ..._ui.display import card
+from ..._ui.display import byte_count, card
 from ..._ui.progress import Bar, _check_progress, _check_threads
 from ..._validate import _short, as_count, as_heap
 from ...exceptions import ArgumentError, ArgumentTypeError
+from ...io import checkpoint as _checkpoint
 from .components import BoardComponents
+from .graph import board_rule, rule_args
 from .state import BoardState
 
 __all__ = ["BoardGame", "BoardState", "default_memory"]
@@ -53,6 +55,25 @@ def default_memory() -> int:
     budget = max(total // 4, 1 << 20)
     free = _core.memory_available()
     return budget if free is None else max(min(budget, free), 1 << 20)
+
+
+#: The most values a game keeps of those ``value()`` found (each about 100 bytes; the table holds the rest).
+KNOWN_MAX = 1 << 16
+
+
+def _rebuild(args: tuple[Any, ...], known: dict[int, int]) -> BoardGame:
+    """A pickled game: built again from its rule, with the values it had found."""
+    kind, spec, grid, labels, edges, memory, progress = args
+    game = BoardGame(kind, spec=spec, grid=grid, labels=labels, edges=edges, memory=memory, progress=progress)
+    for free, v in known.items():
+        game._remember(free, v)
+    return game
+
+
+def board_from_rule(rule: dict[str, Any], name: str | None = None) -> BoardGame:
+    """The game a board rule (:func:`~grundy.games.board.graph.board_rule`) describes, checked (files, stores)."""
+    kind, spec, grid, labels, edges = rule_args(rule)
+    return BoardGame(kind, spec=spec, grid=grid, labels=labels, edges=edges)
 
 
 # -- games ----------------------------------------------------------------------------------------
@@ -111,6 +132,8 @@ class BoardGame:
         self.kind = kind
         self._spec = spec
         self._progress = _check_progress(progress)
+        # What rebuilds the game elsewhere (pickle, files, surveys): the table stays behind.
+        self._args = (kind, spec, grid, labels, edges, memory, progress)
         budget = default_memory() if memory is None else as_heap(memory, "memory")
         if edges is None:  # the core's grid, cell (r, c) = vertex r * cols + c
             assert grid is not None
@@ -130,6 +153,47 @@ class BoardGame:
         # What makes two games equal (compared at every move a Position checks), computed once.
         self._key = (kind, self.shape, self.num_cells, None if edges is None else tuple(edges), tuple(self.labels))
         self._start_value: int | None = None
+        #: The values ``value()`` has found, by position (what :func:`grundy.save` writes), at most KNOWN_MAX.
+        self._known: dict[int, int] = {}
+        self._near: list[int] | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and ``copy.deepcopy``) by the rule and the values found; the search's table is rebuilt empty."""
+        return (_rebuild, (self._args, self._known))
+
+    # -- files (grundy.save, grundy.load): the rule and the values value() found ----------------------
+    name: str | None = None
+    known_periodicity: None = None
+
+    def _rule(self) -> dict[str, Any]:
+        """The game as plain data (JSON): what :func:`grundy.save` and a survey's store keep of it."""
+        kind, spec, grid, labels, edges, _, _ = self._args
+        return board_rule(kind, spec, grid, labels, edges)
+
+    def _constructor(self) -> str:
+        return repr(self)
+
+    def _computed_values(self) -> np.ndarray:
+        return np.fromiter(self._known.values(), dtype=np.uint32, count=len(self._known))
+
+    def _computed_keys(self) -> list[int]:
+        return list(self._known)
+
+    def _seed_keyed(self, keys: list[int], values: np.ndarray) -> None:
+        """Values read from a file (its checksum checked): each position checked, no value searched again.
+
+        A board's value may take hours to search: unlike a heap game's last values, none is recomputed.
+        """
+        if len(keys) != len(values):
+            raise ArgumentError(f"{len(keys)} positions but {len(values)} values")
+        for free, v in zip(keys, values.tolist(), strict=True):
+            self._remember(int(self._core.check(free)), v)
+
+    def _remember(self, free: int, v: int) -> None:
+        if free == int(self._core.start):
+            self._start_value = v
+        if len(self._known) < KNOWN_MAX:
+            self._known[free] = v
 
     # -- identity ---------------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -141,6 +205,10 @@ class BoardGame:
 
     def __repr__(self) -> str:
         return f"{self.kind}({self._spec})"
+
+    def __str__(self) -> str:
+        """The start drawn as a board (``.`` a free cell), under the game's repr; a graph game's repr."""
+        return f"{self!r}\n{self.start}" if self.shape is not None else repr(self)
 
     def _name(self) -> str:
         return f"{_NAMES[self.kind]} {self._spec}"
@@ -283,7 +351,8 @@ class BoardGame:
         Returns
         -------
         int
-            G(position), found by the pruned search (what it learns stays in the game's table).
+            G(position), found by the pruned search (what it learns stays in the game's table; the
+            value itself is kept, answered at once when asked again, pickled and saved with the game).
 
         Raises
         ------
@@ -302,9 +371,11 @@ class BoardGame:
         2
         """
         s = self.state(position)
+        known = self._known.get(s.free)
+        if known is not None:
+            return known
         v = int(self._search("value", s.free, threads=threads))
-        if s.free == int(self._core.start):
-            self._start_value = v
+        self._remember(s.free, v)
         return v
 
     def outcome(self, position: Any = None, *, threads: int | None = None) -> str:
@@ -384,7 +455,13 @@ class BoardGame:
         return [BoardState._of(self, o) for o in self._search("winning", free, t, threads=threads)]
 
     def components(self, position: Any = None) -> list[BoardState]:
-        """The independent regions of ``position``, each a position of its own whose values XOR to its value.
+        """The regions of ``position``: each a position of its own, whose values XOR to its value.
+
+        A region is a connected set of free cells (4-neighbours on a board and a grid graph) or of
+        the vertices left (along the graph's edges): no move joins two regions, so the position is
+        their sum. Every free cell is in one region, a cell no move can use included (a lone free
+        cell of Cram is a region worth 0). A Chomp bar never splits: its one region is the
+        position. (The search splits regions further where the rules let it, inside the core.)
 
         Parameters
         ----------
@@ -394,15 +471,53 @@ class BoardGame:
         Returns
         -------
         list of BoardState
-            The regions that a move can still be made in (cells no move can use are left out).
+            The regions, ordered by their first cell (row by row; a graph's vertex order); none
+            for a position with no cell left.
 
         Examples
         --------
         >>> import grundy as gr
-        >>> [c.value() for c in gr.cram(1, 5).components([[0, 0, 1, 0, 0]])]
-        [1, 1]
+        >>> [str(c) for c in gr.cram(1, 5).components([[0, 0, 1, 0, 0]])]
+        ['..###', '###..']
+        >>> [c.value() for c in gr.cram(2, 3).components([[0, 1, 0], [1, 0, 1]])]  # three lone cells
+        [0, 0, 0]
         """
-        return [BoardState._of(self, c) for c in self._core.components(self.state(position).free)]
+        free = self.state(position).free
+        if self.kind == "chomp":
+            return [BoardState._of(self, free)] if free else []
+        near = self._neighbours()
+        out = []
+        while free:
+            region = frontier = free & -free
+            while frontier:
+                grown = 0
+                while frontier:
+                    low = frontier & -frontier
+                    grown |= near[low.bit_length() - 1]
+                    frontier ^= low
+                frontier = grown & free & ~region
+                region |= frontier
+            out.append(BoardState._of(self, region))
+            free &= ~region
+        return out
+
+    def _neighbours(self) -> list[int]:
+        """Each cell's neighbours as bits: a move may join them (4-neighbours on a grid, else the edges)."""
+        if self._near is None:
+            near = [0] * self.num_cells
+            if self._edges is not None:
+                for u, v in self._edges:
+                    near[u] |= 1 << v
+                    near[v] |= 1 << u
+            else:
+                rows, cols = self._args[2] or (1, self.num_cells)
+                for i in range(rows * cols):
+                    r, c = divmod(i, cols)
+                    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                        if 0 <= rr < rows and 0 <= cc < cols:
+                            near[i] |= 1 << (rr * cols + cc)
+            self._near = near
+        return self._near
 
     def position(self, blocked: Any = None) -> Any:
         """The :class:`~grundy.Position` of the one board ``blocked``, to list its moves.
@@ -466,5 +581,11 @@ class BoardGame:
                 "not computed yet: <code>.value()</code>" if self._start_value is None else str(self._start_value),
             )
         )
-        rows.append(("memory", f"{self.memory / 2**20:,.0f} MiB table"))
+        st = self.stats()  # the bytes its entries fill, not the table's reserve (its pages come as written)
+        used = st["table_bytes"] * st["table_entries"] // max(st["table_capacity"], 1)
+        entries = f"{st['table_entries']:,} entries"
+        rows.append(("table", f"{byte_count(used)} used ({entries}) of {byte_count(self.memory)}"))
         return card(self._name(), rows)
+
+
+_checkpoint.BUILDERS["board"] = board_from_rule  # type: ignore[assignment]

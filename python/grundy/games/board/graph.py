@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from ..._validate import _short
+from ..._validate import _short, as_count
 from ...exceptions import ArgumentError, ArgumentTypeError, TooLargeError
 
 #: The most cells (vertices) a board may have: one bit each of the core's 128-bit positions.
@@ -103,3 +103,62 @@ def as_path(n: int, edges: list[tuple[int, int]]) -> list[int] | None:
         prev = order[-1]
         order.append(nxt[0])
     return order
+
+
+# -- a game's rule as data (files, survey stores) ---------------------------------------------------
+def board_rule(kind: str, spec: str, grid: Any, labels: Any, edges: Any) -> dict[str, Any]:
+    """A board game's rule as JSON data; ArgumentTypeError when a vertex label is not an int, a str or a tuple."""
+    if labels is not None and not all(_plain(x) for x in labels):
+        raise ArgumentTypeError(
+            f"the vertex labels of {kind}({spec}) are not all ints, strs or tuples of them, so its rule cannot be "
+            "written as data (a file, a survey's store); pickle the game instead"
+        )
+    return {
+        "type": "board",
+        "kind": kind,
+        "spec": spec,
+        "grid": None if grid is None else list(grid),
+        "labels": None if labels is None else [_json_label(x) for x in labels],
+        "edges": None if edges is None else [list(e) for e in edges],
+    }
+
+
+def rule_args(rule: dict[str, Any]) -> tuple[str, str, Any, Any, Any]:
+    """``kind, spec, grid, labels, edges`` of a :func:`board_rule`, checked (ArgumentError when damaged)."""
+    kind, spec, grid, labels, edges = (rule.get(k) for k in ("kind", "spec", "grid", "labels", "edges"))
+    if kind not in ("cram", "chomp", "node_kayles", "arc_kayles") or not isinstance(spec, str):
+        raise ArgumentError(f"no board game {_short(kind)}")
+    if labels is not None:
+        if not isinstance(labels, list) or len(labels) > MAX_CELLS:
+            raise ArgumentError("a board rule's labels are a list of at most 128 vertices")
+        labels = [_label_of(x) for x in labels]
+    if edges is None:  # a board, or a grid graph (a path's vertices labelled)
+        if not (isinstance(grid, list) and len(grid) == 2):
+            raise ArgumentError(f"a board rule gives a grid [rows, cols] or a graph's edges, not {_short(grid)}")
+        rows, cols = (as_count(x, "rows") for x in grid)
+        if not 0 < rows * cols <= MAX_CELLS or (labels is not None and len(labels) != rows * cols):
+            raise ArgumentError(f"a board rule's grid {rows} x {cols} does not fit its cells")
+        return kind, spec, (rows, cols), labels, None
+    if grid is not None or labels is None or not isinstance(edges, list):
+        raise ArgumentError("a graph's rule gives its labels and edges, and no grid")
+    pairs = []
+    for e in edges:
+        if not (isinstance(e, list) and len(e) == 2):
+            raise ArgumentError(f"a board rule's edges are pairs of vertex indices, not {_short(e)}")
+        pairs.append((as_count(e[0], "vertex"), as_count(e[1], "vertex")))
+    return kind, spec, None, labels, pairs
+
+
+def _plain(x: Any) -> bool:
+    if isinstance(x, tuple):
+        return all(_plain(y) for y in x)
+    return type(x) in (int, str)
+
+
+def _json_label(x: Any) -> Any:
+    return [_json_label(y) for y in x] if isinstance(x, tuple) else x
+
+
+def _label_of(x: Any) -> Any:
+    """A label read back from JSON: lists were tuples (a label is hashable)."""
+    return tuple(_label_of(y) for y in x) if isinstance(x, list) else x

@@ -6,7 +6,8 @@ Each checks its board (at most 128 cells) or graph (at most 128 vertices) and ma
 >>> import grundy as gr
 >>> gr.cram(4, 5).value()
 2
->>> gr.node_kayles(path=10).value() == gr.dawsons_kayles().value(10)  # Node Kayles on a path is 0.137
+>>> dawsons_chess = gr.TakeAndBreak("0.137")  # Node Kayles on a path of n vertices is 0.137 at heap n
+>>> [gr.node_kayles(path=n).value() for n in (10, 30, 40)] == dawsons_chess.values(41)[[10, 30, 40]].tolist()
 True
 """
 
@@ -111,6 +112,8 @@ def _graph_game(kind: str, graph: Any, grid: Any, path: Any, cycle: Any, memory:
         return BoardGame(kind, grid=(r, c), spec=f"grid=({r}, {c})", memory=memory, progress=progress)
     if path is not None:
         n = as_count(path, "path")
+        if n == 0:
+            raise ArgumentError("a path has at least one vertex, not 0")
         _shape(1, n)
         return BoardGame(kind, grid=(1, n), labels=list(range(n)), spec=f"path={n}", memory=memory, progress=progress)
     if cycle is not None:

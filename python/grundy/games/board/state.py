@@ -38,6 +38,10 @@ class BoardState:
     """
 
     __slots__ = ("game", "free")
+    #: The game (a :class:`BoardGame`).
+    game: Any
+    #: The free cells (vertices left) as bits.
+    free: int
 
     def __init__(self, game: Any, free: int) -> None:
         if not hasattr(game, "_core") or not hasattr(game, "labels"):
@@ -46,15 +50,26 @@ class BoardState:
             raise ArgumentTypeError(f"a BoardState's free cells are an int of bits, not {_short(free)}")
         if not 0 <= free < 1 << game.num_cells:
             raise ArgumentError(f"free = {_short(free)} is not a set of the {game.num_cells} cells of {game!r}")
-        self.game = game
-        self.free = int(game._core.check(int(free)))
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "free", int(game._core.check(int(free))))
 
     @classmethod
     def _of(cls, game: Any, free: int) -> BoardState:
         """A position the game itself made (not checked again)."""
         s = cls.__new__(cls)
-        s.game, s.free = game, free
+        object.__setattr__(s, "game", game)
+        object.__setattr__(s, "free", free)
         return s
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a BoardState is immutable (game.state makes others)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a BoardState is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and ``copy``) as the game and the free cells, checked again when read."""
+        return (BoardState, (self.game, self.free))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, BoardState) and self.free == other.free and self.game == other.game

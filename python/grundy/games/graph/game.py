@@ -23,6 +23,7 @@ from ..._ui.display import HTML_VALUES, _count, card, values_row
 from ..._ui.progress import _check_threads
 from ..._validate import MAX_U64, as_count
 from ...exceptions import ArgumentError, ArgumentTypeError, CycleError, MemoryLimitError, NotFoundError
+from . import input as _input
 from .components import GraphComponents
 from .input import as_id_array, common_dtype, ids_array, int_id, integer_pairs, networkx_edges, number_labels
 from .loopy import generalized_values
@@ -555,6 +556,9 @@ class GameGraph:
         """
         return dict(zip(self.labels, self._cached().tolist(), strict=True))
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle, copy.deepcopy: edges and labels (values are computed again)
+        return (_input.rebuild_graph, (type(self), self.num_vertices, *self._core.csr(), self._labels))
+
     # -- display --------------------------------------------------------------------------------
     def __repr__(self) -> str:
         s = f"GameGraph(num_vertices={self.num_vertices}, num_edges={self.num_edges}"
@@ -590,7 +594,6 @@ def graph_html(g: GameGraph) -> str:
         if g._labels is None:
             rows.append(("first vertices", values_row(v[:k], more=v.size > k)))
     return card("GameGraph", rows)
-
 
 
 __all__ = ["CycleError", "GameGraph"]

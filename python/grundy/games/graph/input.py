@@ -104,3 +104,17 @@ def networkx_edges(digraph: Any) -> tuple[list[Any], np.ndarray, np.ndarray, dic
     src = np.fromiter((ids(u) for u, _ in digraph.edges()), dtype=np.int64, count=m)
     dst = np.fromiter((ids(v) for _, v in digraph.edges()), dtype=np.int64, count=m)
     return nodes, src, dst, index
+
+
+def rebuild_graph(cls: Any, n: int, offsets: np.ndarray, targets: np.ndarray, labels: list[Hashable] | None) -> Any:
+    """A game graph from its vertex count, its options in CSR form and its labels (what pickle keeps of it).
+
+    >>> from grundy.games.graph.game import GameGraph
+    >>> rebuild_graph(GameGraph, 2, np.array([0, 1, 1]), np.array([1]), ["a", "b"]).values_by_label()
+    {'a': 1, 'b': 0}
+    """
+    src = np.repeat(np.arange(n, dtype=np.uint64), np.diff(offsets).astype(np.int64))
+    g = cls.from_arrays(src, targets.astype(np.uint64), n)
+    if labels is not None:
+        g._labels, g._index = list(labels), {x: i for i, x in enumerate(labels)}
+    return g

@@ -6,6 +6,7 @@ never recomputes the ones already known.
 
 from __future__ import annotations
 
+import functools
 import os
 from html import escape
 from typing import Any, cast
@@ -57,11 +58,19 @@ class Game(HeapGameDisplay):
     #: A name shown beside the rule (``"Kayles"``), or None.
     name: str | None = None
 
+    #: How the game was made, ``(maker, keyword arguments)``: what pickle builds it again from.
+    _made: tuple[Any, dict[str, Any]]
+
     def __init__(self, seq: _core.HeapCore, key: Any) -> None:
         self._core = seq
         self._key = key
         self._periodicity: Periodicity | None = None
         self._sparse: SparseSpace | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and ``copy.deepcopy``) by the rule (a rule given as a function, by its name); values stay behind."""
+        maker, kwargs = self._made
+        return (functools.partial(maker, **kwargs), (), {"name": self.name})
 
     # -- values ---------------------------------------------------------------------------------
     def values(

@@ -70,6 +70,7 @@ class HeapGame(Game):
             )
         self.rule = options
         self.name = as_name(name)
+        self._made = (type(self), {"options": options, "name": self.name})
         super().__init__(_core.HeapCore.options(options), ("options", id(options)))
 
     def options(self, n: int) -> list[tuple[int, ...]]:

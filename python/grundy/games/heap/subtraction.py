@@ -88,6 +88,7 @@ class Subtraction(Game):
                 raise ArgumentTypeError(f"allowed must be a callable allowed(n, k), not {type(allowed).__name__}")
             self.kind, self.members = "allowed", None
             self.allowed = allowed
+            self._made = (type(self), {"allowed": allowed})
             super().__init__(_core.HeapCore.allowed(allowed), ("allowed", id(allowed)))
             return
         members = _members(subtract, "the subtraction set")  # type: ignore[arg-type]
@@ -95,6 +96,8 @@ class Subtraction(Game):
 
     def _init(self, kind: _SubtractionKind, members: list[int] | None) -> None:
         self.kind, self.members, self.allowed = kind, members, None
+        made = {"subtract": members} if kind == "finite" else {"kind": kind, "members": members}
+        self._made = (type(self) if kind == "finite" else type(self)._make, made)
         seq = _core.HeapCore.subtraction(kind, members)
         Game.__init__(self, seq, (kind, tuple(members or ())))
 

@@ -73,6 +73,7 @@ class TakeAndBreak(Game):
         if not known:
             raise ArgumentError(f"engine must be 'auto', 'exact' or 'sparse', not {engine!r}")
         self.engine = engine
+        self._made = (type(self), {"code": self.code, "name": self.name, "engine": engine})
         super().__init__(core, self.code)
 
     @property

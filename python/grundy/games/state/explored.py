@@ -5,6 +5,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+import numpy as np
+
+from ..graph.game import GameGraph
+from ..graph.input import rebuild_graph
+
 __all__ = ["ExploredStates"]
 
 
@@ -60,3 +65,10 @@ class ExploredStates:
 
     def __repr__(self) -> str:
         return f"<explored states of {self.game!r}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and ``copy.deepcopy``) as a :class:`~grundy.GameGraph` of the snapshot: states and options."""
+        opts = [self._core.options(i) for i in range(self.num_vertices)]
+        offsets = np.cumsum([0] + [len(o) for o in opts], dtype=np.uint64)
+        targets = np.concatenate(opts).astype(np.uint64) if opts else np.zeros(0, np.uint64)
+        return (rebuild_graph, (GameGraph, self.num_vertices, offsets, targets, self.labels))

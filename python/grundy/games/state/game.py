@@ -26,7 +26,7 @@ from ...play.values import INFINITE, Infinity, Value, _normal_play, drawing_opti
 from ..graph.loopy import GeneralizedValues
 from .explored import ExploredStates
 from .grid import CARD_CELLS, GridGame
-from .rules import _callable, _iterable, card_rows, describe, fast_flags, per_state, search_for
+from .rules import _callable, _iterable, batch_rules, card_rows, describe, fast_flags, search_for
 
 
 class StateGame(GridGame):
@@ -124,6 +124,7 @@ class StateGame(GridGame):
         batch: bool = False,
         memory: int | None = None,
     ) -> None:
+        self._made = {k: v for k, v in locals().items() if k != "self" and not k.startswith("__")}
         _callable(options, "options", optional=False)
         _callable(components, "components")
         _callable(key, "key")
@@ -148,9 +149,9 @@ class StateGame(GridGame):
         self._progress = _check_progress(progress)
         self._threads = _check_threads(threads)
         self._split, self._ints, self._batch = fast_flags(split, int_states, batch, loopy)
-        self._state_options: Callable[[Any], Iterable[Any]] = per_state(options) if self._batch else options
+        rule, self._state_options = batch_rules(options, self._batch)
         fast = (self._split, self._ints, self._batch)
-        self._core = _core.StateExplorer(options, components, key, max_states, loopy, *fast)
+        self._core = _core.StateExplorer(rule, components, key, max_states, loopy, *fast)
         self._search = search_for(self._state_options, components, key, fast, loopy, memory)
 
     # -- exploring -------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ P-positions marked) and the HTML card a notebook shows.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable
 from html import escape
 from typing import Any
@@ -48,6 +49,28 @@ class GridGame:
     #: Bytes a cell of a grid costs while it is built (a Python state per cell; the two-heap core
     #: needs only the values and checks the rest itself).
     _CELL_BYTES = 128
+
+    #: The game's name, shown in reprs and plots.
+    name: str | None
+    #: The keyword arguments the game was made with: what pickle builds it again from.
+    _made: dict[str, Any]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and ``copy.deepcopy``) by the rule (functions by their names); what was computed stays behind."""
+        return (functools.partial(type(self), **self._made), (), {"name": self.name})
+
+    def _rule(self) -> dict[str, Any]:
+        """Refuse to be written as data (:func:`grundy.save`), saying why."""
+        fn = self._made.get("options")
+        if fn is None:
+            raise ArgumentTypeError(
+                f"gr.save does not save {type(self).__name__}s yet: pickle the game, or save grid(...) with numpy.save"
+            )
+        raise ArgumentTypeError(
+            f"a {type(self).__name__}'s rule is the Python function {getattr(fn, '__qualname__', fn)!s}, which no file "
+            "can hold (gr.save writes rules as data, to be read by any process and version): pickle the game (its "
+            "functions travel by name), or save its values with numpy.save"
+        )
 
     def values(self, states: Any) -> np.ndarray:  # pragma: no cover - defined by subclasses
         """The values of ``states``, as an array (each subclass computes them its own way)."""

@@ -68,25 +68,107 @@ def fast_flags(split: Any, int_states: Any, batch: Any, loopy: bool) -> tuple[bo
     return split, int_states, batch
 
 
-def per_state(batch: Callable[[np.ndarray], Any]) -> Callable[[int], list[tuple[int, ...]]]:
-    """A batch rule asked about one state: its options as tuples of parts (what a split rule returns)."""
+#: What a batch rule returns, said in every error about it.
+_RETURNS = (
+    "a batch rule's options(states) must return (counts, sizes, parts), three 1-d integer arrays: the number of "
+    "options of each state, of parts of each option, and the parts (states below 2**64)"
+)
 
-    def options(state: int) -> list[tuple[int, ...]]:
-        counts, sizes, parts = batch(np.array([state], dtype=np.uint64))
-        if len(counts) != 1 or int(np.sum(sizes)) != len(parts):
-            raise ArgumentError(
-                "a batch rule's options(states) must return (counts, sizes, parts): the number of options of each "
-                f"state, of parts of each option, and the parts; for state {_short(state)} it did not"
+
+def batch_rules(
+    batch: Callable[[Any], Any], is_batch: bool = True
+) -> tuple[Callable[[Any], Any], Callable[[Any], Iterable[Any]]]:
+    """A batch rule checked (what the explorer calls), and the same asked about one state (what a split rule returns).
+
+    A rule that is not a batch rule (``is_batch`` False) is returned as it is, twice.
+
+    The checked rule returns contiguous int64, int64 and uint64 arrays, or raises an error of the
+    family naming the state whose options are wrong and the wrong count, size or part: a negative
+    or float part is never cast to a state the rule did not return (-1 is not 2**64 - 1, 1.5 not 1).
+
+    >>> import numpy as np
+    >>> def heaps_below(s):  # nim on one heap: n options, one part each
+    ...     parts = np.concatenate([np.arange(n, dtype=np.uint64) for n in s])
+    ...     return s.astype(np.int64), np.ones(int(s.sum()), np.int64), parts
+    >>> checked, one = batch_rules(heaps_below)
+    >>> one(2)
+    [(0,), (1,)]
+    >>> checked(np.array([1, 2], np.uint64))[2].dtype
+    dtype('uint64')
+    """
+    if not is_batch:
+        return batch, batch
+
+    def checked(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        ret = batch(states)
+        if not isinstance(ret, (tuple, list)) or len(ret) != 3:
+            raise ArgumentTypeError(f"{_RETURNS}; for the states {_short(states)} it returned {_short(ret)}")
+        owner = np.arange(states.size)  # the state of each count, then of each option's size, then of each part
+        counts = _ints(ret[0], "counts", states, owner)
+        if counts.size != states.size:
+            raise ArgumentError(f"{_RETURNS}; it gave {counts.size} counts for {states.size} states {_short(states)}")
+        out = [counts]
+        for what, arr, rest in (("count", counts, ret[1]), ("size", None, ret[2])):
+            arr = out[-1] if arr is None else arr
+            bad = np.flatnonzero(arr < 0)
+            if bad.size:
+                state = int(states[owner[bad[0]]])
+                raise ArgumentError(f"{_RETURNS}; state {state} got a negative {what}, {arr[bad[0]]}")
+            owner = np.repeat(owner, arr.astype(np.int64))
+            out.append(_ints(rest, "sizes" if what == "count" else "parts", states, owner))
+            if out[-1].size != owner.size:
+                raise ArgumentError(f"{_RETURNS}; the {what}s add up to {owner.size}, with {out[-1].size} after them")
+        counts, sizes, parts = out
+        if parts.dtype.kind != "u":
+            bad = np.flatnonzero((parts < 0) | (parts > _MAX_U64))
+            if bad.size:
+                state, part = int(states[owner[bad[0]]]), parts[bad[0]]
+                raise ArgumentError(f"{_RETURNS}; state {state} got the part {part}, which is not an int in [0, 2**64)")
+        return counts.astype(np.int64), sizes.astype(np.int64), parts.astype(np.uint64)
+
+    def options(state: Any) -> list[tuple[int, ...]]:
+        integer = isinstance(state, (int, np.integer)) and not isinstance(state, (bool, np.bool_))
+        if not integer or not 0 <= state <= _MAX_U64:
+            raise (ArgumentError if integer else ArgumentTypeError)(
+                f"a batch rule's states must be below 2**64, and state {_short(state)} is not"
             )
-        ps = np.asarray(parts, dtype=np.uint64).tolist()
-        out, k = [], 0
-        for n in np.asarray(sizes).tolist():
+        _, sizes, parts = checked(np.array([state], dtype=np.uint64))
+        ps, out, k = parts.tolist(), [], 0
+        for n in sizes.tolist():
             out.append(tuple(ps[k : k + n]))
             k += n
         return out
 
-    options.__name__ = getattr(batch, "__name__", "options")
-    return options
+    options.__name__ = checked.__name__ = getattr(batch, "__name__", "options")
+    return checked, options
+
+
+_MAX_U64 = 2**64 - 1
+
+
+def _ints(x: Any, name: str, states: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """``x`` as a 1-d integer array (ints of any size kept exact: an object array), or the family's error.
+
+    ``states[owner[k]]`` is the state entry ``k`` belongs to, named when it is not an int.
+    """
+    try:
+        arr = np.asarray(x)
+    except (ValueError, TypeError, OverflowError):
+        raise ArgumentError(f"{_RETURNS}; its {name} {_short(x)} is not an array") from None
+    if arr.ndim != 1:
+        raise ArgumentError(f"{_RETURNS}; its {name} has the shape {arr.shape}, not one axis")
+    if arr.size == 0:
+        return np.zeros(0, np.int64)
+    if arr.dtype.kind in "iu":
+        return arr
+    whole = [isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in arr.tolist()]
+    if arr.dtype.kind == "O" and all(whole):
+        return arr
+    k = whole.index(False) if not all(whole) else 0
+    if arr.dtype.kind == "f":  # name the first value that is not whole (1.5, nan), if one is
+        k = next((i for i, v in enumerate(arr.tolist()) if not float(v).is_integer()), 0)
+    whose = f"state {int(states[owner[k]])} got " if k < owner.size else ""
+    raise ArgumentTypeError(f"{_RETURNS}; {whose}{_short(arr.tolist()[k])} in its {name} ({arr.dtype}), not an int")
 
 
 #: The default memory budget of a StateGame's search table: 64 MiB (a rule in Python fills a larger one slowly).
@@ -131,4 +213,4 @@ def card_rows(game: Any) -> list[tuple[str, str]]:
     return [*rows, ("states explored", f"{game.num_states:,}")]
 
 
-__all__ = ["SEARCH_MEMORY", "card_rows", "describe", "fast_flags", "per_state", "search_for"]
+__all__ = ["SEARCH_MEMORY", "card_rows", "describe", "fast_flags", "batch_rules", "search_for"]

@@ -92,6 +92,7 @@ class TwoHeapGame(GridGame):
         if not isinstance(unbounded, bool):
             raise ArgumentTypeError(f"unbounded must be True or False, not {unbounded!r}")
         self._core = _core.TwoHeap(vecs, unbounded)
+        self._made = {"moves": vecs, "unbounded": unbounded, "threads": threads}
         self.name = as_name(name)
         self._threads = _check_threads(threads)
         self._cache = np.zeros((0, 0), dtype=np.uint32)
