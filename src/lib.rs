@@ -8,8 +8,8 @@
 //! - Sums: [`nim`] adds values up; [`position`] plays sums of heaps (winning moves, outcomes,
 //!   the misère search); [`misere_quotient`] builds and proves misère quotients.
 //! - Games beyond heaps: [`graph`] solves explicit game graphs by Kahn layers, with the state
-//!   graphs of games over any states ([`graph::state`]) and loopy graphs with draws
-//!   ([`graph::loopy`]); [`two_heap`] fills grids of pairs `(a, b)` (Wythoff's game).
+//!   graphs of games over any states ([`graph::state`], explored from their roots by
+//!   [`graph::explore`]) and loopy graphs with draws ([`graph::loopy`]); [`two_heap`] fills grids of pairs `(a, b)` (Wythoff's game).
 //! - Board games: [`board`] says what Cram, Node Kayles, Arc Kayles and Chomp are, over one
 //!   trait; [`nimber_search`] finds one position's value by a pruned search with shared tables.
 //! - Shared pieces: [`control`] (Ctrl-C, memory and progress polling, thread pools), [`memory`],

@@ -11,8 +11,6 @@ mod misere;
 mod options;
 mod position;
 mod state;
-mod state_search;
-mod state_store;
 mod two_heap;
 
 use crate::error::Error;
@@ -318,7 +316,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         crate::position::misere::MAX_POSITIONS,
     )?;
     m.add_class::<state::StateExplorer>()?;
-    m.add_class::<state_search::StateSearch>()?;
+    m.add_class::<state::StateSearch>()?;
     m.add_class::<two_heap::TwoHeap>()?;
     m.add_function(wrap_pyfunction!(two_heap::scan_period, m)?)?;
     m.add_function(wrap_pyfunction!(loopy::generalized_values, m)?)?;

@@ -15,6 +15,7 @@
 //! assert_eq!(g.grundy_values(&NoControl, None).unwrap(), vec![0, 1, 2, 1]);
 //! ```
 
+pub mod explore;
 pub mod loopy;
 pub mod state;
 

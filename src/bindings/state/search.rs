@@ -21,10 +21,10 @@
 //! raised leaves wrong entries behind), and a call made from inside the rule's own functions
 //! (the table is busy) searches with a table of its own.
 
-use super::argument_error;
-use super::convert::show;
-use super::leaked::Leaked;
-use super::state_store::int_state;
+use super::store::int_state;
+use crate::bindings::argument_error;
+use crate::bindings::convert::show;
+use crate::bindings::leaked::Leaked;
 use crate::board::Board;
 use crate::control::Control;
 use crate::error::Error;

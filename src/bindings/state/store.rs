@@ -2,14 +2,12 @@
 //! made with `int_states=True`, plain integers below 2**128 in a Rust hash map (no Python
 //! object is kept per state; about 40 bytes a state instead of 0.5 KB).
 
-use super::argument_type_error;
-use crate::hash::FxMap;
+use crate::bindings::convert::show;
+use crate::bindings::{argument_error, argument_type_error};
+use crate::graph::explore::{IntStates, States};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-
-/// Integers to ids.
-pub(crate) type IntMap<V> = FxMap<u128, V>;
 
 /// `x` as an integer state: an `int` in `[0, 2**128)`. The common case, below 2**64, takes one
 /// C call.
@@ -22,11 +20,11 @@ pub(crate) fn int_state(x: &Bound<'_, PyAny>) -> PyResult<u128> {
         let m = format!(
             "{} is not an int in [0, 2**128): a game made with int_states=True must have states \
              (and keys and parts) that are such ints",
-            super::convert::show(x)
+            show(x)
         );
         // An int out of range is a bad value (ValueError); anything else a bad type.
         if x.is_instance_of::<pyo3::types::PyInt>() {
-            super::argument_error(m)
+            argument_error(m)
         } else {
             argument_type_error(m)
         }
@@ -40,11 +38,8 @@ pub(crate) enum Store {
         index: Py<PyDict>,
         states: Vec<Py<PyAny>>,
     },
-    /// Integers below 2**128.
-    Ints {
-        index: IntMap<u32>,
-        states: Vec<u128>,
-    },
+    /// Integers below 2**128, kept by the core.
+    Ints(IntStates),
 }
 
 /// What [`Store::find`] says of a canonical state.
@@ -64,10 +59,7 @@ pub(crate) enum Key {
 impl Store {
     pub(crate) fn new(py: Python<'_>, ints: bool) -> Store {
         if ints {
-            Store::Ints {
-                index: IntMap::default(),
-                states: Vec::new(),
-            }
+            Store::Ints(IntStates::default())
         } else {
             Store::Objects {
                 index: PyDict::new(py).unbind(),
@@ -76,19 +68,12 @@ impl Store {
         }
     }
 
-    pub(crate) fn len(&self) -> usize {
-        match self {
-            Store::Objects { states, .. } => states.len(),
-            Store::Ints { states, .. } => states.len(),
-        }
-    }
-
     /// Bytes a state takes here at least: its entry in the index and its place in the states
     /// (for the memory checks, which ask that as much again fits).
     pub(crate) fn state_bytes(&self) -> u64 {
         match self {
             Store::Objects { .. } => 128,
-            Store::Ints { .. } => 40,
+            Store::Ints(_) => 40,
         }
     }
 
@@ -107,50 +92,49 @@ impl Store {
                 Err(e) if e.is_instance_of::<PyTypeError>(py) => Err(unhashable(e)),
                 Err(e) => Err(e),
             },
-            Store::Ints { index, .. } => {
+            Store::Ints(ints) => {
                 let k = int_state(canon)?;
-                Ok(match index.get(&k) {
-                    Some(&id) => Found::Id(id),
+                Ok(match ints.find(k) {
+                    Some(id) => Found::Id(id),
                     None => Found::New(Key::Int(k)),
                 })
             }
         }
     }
 
-    /// The id of an integer state, or what storing it needs (an [`Store::Ints`] store only).
-    #[inline]
-    pub(crate) fn find_int(&self, k: u128) -> Found {
-        match self {
-            Store::Ints { index, .. } => match index.get(&k) {
-                Some(&id) => Found::Id(id),
-                None => Found::New(Key::Int(k)),
-            },
-            Store::Objects { .. } => unreachable!("find_int on an object store"),
-        }
-    }
-
-    /// Stores a new state (from [`Store::find`]) under the next id.
-    pub(crate) fn push(&mut self, py: Python<'_>, key: Key) -> PyResult<u32> {
+    /// Stores a new state (from [`Store::find`]) under the next id, within `max_states`.
+    pub(crate) fn push(
+        &mut self,
+        py: Python<'_>,
+        key: Key,
+        max_states: Option<u64>,
+    ) -> PyResult<u32> {
         let id = self.len() as u32;
         match (self, key) {
             (Store::Objects { index, states }, Key::Object(o)) => {
+                crate::graph::explore::room(states.len(), max_states)?;
                 index.bind(py).set_item(&o, id)?;
                 states.push(o);
+                Ok(id)
             }
-            (Store::Ints { index, states }, Key::Int(k)) => {
-                index.insert(k, id);
-                states.push(k);
-            }
+            (Store::Ints(ints), Key::Int(k)) => Ok(ints.intern(k, max_states)?),
             _ => unreachable!("a key from another kind of store"),
         }
-        Ok(id)
+    }
+
+    /// The integer states, when the store keeps integers.
+    pub(crate) fn ints(&mut self) -> Option<&mut IntStates> {
+        match self {
+            Store::Ints(ints) => Some(ints),
+            Store::Objects { .. } => None,
+        }
     }
 
     /// The state with id `id`, as a Python object.
     pub(crate) fn get(&self, py: Python<'_>, id: usize) -> PyResult<Py<PyAny>> {
         match self {
             Store::Objects { states, .. } => Ok(states[id].clone_ref(py)),
-            Store::Ints { states, .. } => Ok(states[id].into_pyobject(py)?.into_any().unbind()),
+            Store::Ints(ints) => Ok(ints.get(id).into_pyobject(py)?.into_any().unbind()),
         }
     }
 
@@ -163,26 +147,28 @@ impl Store {
                 Err(e) if e.is_instance_of::<PyTypeError>(py) => Ok(None),
                 Err(e) => Err(e),
             },
-            Store::Ints { index, .. } => {
-                Ok(int_state(canon).ok().and_then(|k| index.get(&k).copied()))
-            }
+            Store::Ints(ints) => Ok(int_state(canon).ok().and_then(|k| ints.find(k))),
+        }
+    }
+}
+
+impl States for Store {
+    fn len(&self) -> usize {
+        match self {
+            Store::Objects { states, .. } => states.len(),
+            Store::Ints(ints) => ints.len(),
         }
     }
 
-    /// Forgets every state from id `n` on.
-    pub(crate) fn truncate(&mut self, py: Python<'_>, n: usize) {
+    fn truncate(&mut self, n: usize) {
         match self {
-            Store::Objects { index, states } => {
+            Store::Objects { index, states } => Python::attach(|py| {
                 let index = index.bind(py);
-                for s in states.drain(n..) {
+                for s in states.drain(n.min(states.len())..) {
                     let _ = index.del_item(s);
                 }
-            }
-            Store::Ints { index, states } => {
-                for s in states.drain(n..) {
-                    index.remove(&s);
-                }
-            }
+            }),
+            Store::Ints(ints) => ints.truncate(n),
         }
     }
 }
