@@ -20,7 +20,7 @@ pub enum Solver {
 }
 
 /// The values of `rule`, computed by the solver its kind calls for: the one place where a rule
-/// kind picks its [`Step`]. `solver` chooses among the take-and-break solvers; other rules
+/// kind picks its [`Step`](super::Step). `solver` chooses among the take-and-break solvers; other rules
 /// have one each.
 ///
 /// ```

@@ -137,7 +137,7 @@ fn filled<T: Clone>(len: usize, x: T) -> Result<Vec<T>> {
 /// Returns one entry per vertex: its finite value, or [`INFINITE`]. Runs in
 /// `O(V + E + (M + 2) * (V_c + E_c))` time, `M` the largest finite value of the loopy core
 /// (see the module notes). `threads` caps the threads of the parallel parts (`None`: rayon's global pool). `ctl` is polled
-/// about every [`POLL_INTERVAL`] from the calling thread with `(vertices labelled, V)`; its error
+/// about every [`POLL_INTERVAL`](crate::control::POLL_INTERVAL) from the calling thread with `(vertices labelled, V)`; its error
 /// stops the computation. Malformed arrays give [`Error::Invalid`], a graph too big for memory
 /// [`Error::Memory`].
 pub fn generalized_values_csr(

@@ -121,7 +121,7 @@ impl Graph {
     ///
     /// Fails with [`Error::Invalid`] when the arrays differ in length or an id is negative or not
     /// below `num_vertices` (the message names the first such edge), and with [`Error::Memory`]
-    /// when the graph would not fit in memory. `ctl` is polled about every [`POLL_INTERVAL`].
+    /// when the graph would not fit in memory. `ctl` is polled about every [`POLL_INTERVAL`](crate::control::POLL_INTERVAL).
     ///
     /// # Errors
     /// As above; also the error of `ctl`, which stops the construction.
@@ -210,7 +210,7 @@ impl Graph {
     /// `threads` caps the number of threads (`None`: rayon's global pool, which honours
     /// `RAYON_NUM_THREADS`), at one per processor
     /// ([`pool_threads`](crate::control::pool_threads)). `ctl` is polled about every
-    /// [`POLL_INTERVAL`] from the calling thread.
+    /// [`POLL_INTERVAL`](crate::control::POLL_INTERVAL) from the calling thread.
     ///
     /// # Errors
     /// [`Error::Cycle`] for a cycle; [`Error::Invalid`] for 0 threads; [`Error::Memory`] when
