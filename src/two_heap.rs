@@ -17,12 +17,11 @@
 //! assert_eq!(g, vec![0, 1, 2, 1, 2, 0, 2, 0, 1]);
 //! ```
 
-use crate::control::{Control, POLL_INTERVAL};
+use crate::control::{Control, Poller};
 use crate::error::{Error, Result};
 use crate::memory;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
 
 /// Anti-diagonals shorter than this are settled on the calling thread.
 /// (Small under test, so that small grids take the parallel path too.)
@@ -112,8 +111,9 @@ impl TwoHeap {
     }
 
     /// G(a, b) for `a < rows`, `b < cols`, row-major (`rows * cols` values). Runs on the current
-    /// rayon pool; `ctl` is polled about every [`POLL_INTERVAL`]. [`Error::Memory`] when the grid
-    /// and the ray bit sets would not fit.
+    /// rayon pool; `ctl` is polled about every
+    /// [`POLL_INTERVAL`](crate::control::POLL_INTERVAL). [`Error::Memory`] when the grid and the
+    /// ray bit sets would not fit.
     pub fn grid(&self, rows: usize, cols: usize, ctl: &dyn Control) -> Result<Vec<u32>> {
         let cells = (rows as u64)
             .checked_mul(cols as u64)
@@ -189,7 +189,8 @@ impl TwoHeap {
     /// P-position when the player who cannot move wins. A cell without options is N; any other
     /// is P when none of its options is P. For unbounded moves each ray remembers whether a
     /// P-cell lies on it, so a cell costs one look per move, as in [`TwoHeap::grid`]. Runs on the
-    /// current rayon pool; `ctl` is polled about every [`POLL_INTERVAL`].
+    /// current rayon pool; `ctl` is polled about every
+    /// [`POLL_INTERVAL`](crate::control::POLL_INTERVAL).
     ///
     /// ```
     /// use grundy::control::NoControl;
@@ -257,7 +258,7 @@ impl TwoHeap {
 /// Calls `settle(scratch, a, b)` for every cell of a `rows x cols` grid, one anti-diagonal
 /// `a + b = s` after another (every move lowers `a + b`, so a diagonal depends only on earlier
 /// ones); the cells of a long diagonal in parallel, each thread with its own `init()` scratch.
-/// Polls `ctl` about every [`POLL_INTERVAL`].
+/// Polls `ctl` about every [`POLL_INTERVAL`](crate::control::POLL_INTERVAL).
 fn by_diagonals<S>(
     rows: usize,
     cols: usize,
@@ -267,7 +268,7 @@ fn by_diagonals<S>(
 ) -> Result<()> {
     let cells = (rows * cols) as u64;
     ctl.check(0, cells)?;
-    let mut last = Instant::now();
+    let mut poll = Poller::new(ctl, cells);
     let mut done = 0u64;
     for s in 0..rows + cols - 1 {
         let lo = s.saturating_sub(cols - 1);
@@ -284,10 +285,7 @@ fn by_diagonals<S>(
                 .for_each_init(&init, |scratch, a| settle(scratch, a, s - a));
         }
         done += (hi + 1 - lo) as u64;
-        if last.elapsed() >= POLL_INTERVAL {
-            ctl.check(done, cells)?;
-            last = Instant::now();
-        }
+        poll.tick(done)?;
     }
     Ok(())
 }

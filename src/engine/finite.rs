@@ -23,9 +23,8 @@
 
 use super::{StepResult, Stop, Val};
 use crate::bitset::mex;
-use crate::control::{Control, POLL_INTERVAL};
+use crate::control::{Control, Poller};
 use rayon::prelude::*;
-use std::time::Instant;
 
 /// Scratch bytes the block kernel may use for its option sets.
 const BLOCK_SCRATCH: usize = 1 << 19;
@@ -165,7 +164,7 @@ impl Finite {
         target: usize,
         ctl: &dyn Control,
     ) -> StepResult<()> {
-        let mut last = Instant::now();
+        let mut poll = Poller::new(ctl, target as u64);
         while g.len() < target {
             let end = match self.choose(g) {
                 Kernel::Block => {
@@ -194,10 +193,7 @@ impl Finite {
                 }
             };
             debug_assert_eq!(g.len(), end);
-            if last.elapsed() >= POLL_INTERVAL {
-                ctl.check(g.len() as u64, target as u64)?;
-                last = Instant::now();
-            }
+            poll.tick(g.len() as u64)?;
         }
         Ok(())
     }

@@ -36,12 +36,11 @@ pub use sparse::{SparseOptions, SparseStats, TakeAndBreakSparse};
 pub use subtraction::SubtractionExact;
 pub use take_and_break::TakeAndBreakExact;
 
-use crate::control::{Control, NoControl, POLL_INTERVAL};
+use crate::control::{Control, NoControl, Poller};
 use crate::error::{Error, Result};
 use crate::memory;
 use crate::periodicity::{self, Detection, Period, Theorem};
 use rayon::prelude::*;
-use std::time::Instant;
 
 /// Storage type of Grundy values.
 pub trait Val: Copy + Send + Sync + Default + 'static {
@@ -195,7 +194,7 @@ pub trait Step: Send {
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32>;
 
     /// Pushes G(n) onto `g` for every n from `g.len()` up to `target` (exclusive), polling `ctl`
-    /// about every [`POLL_INTERVAL`]. A value above `T::MAX` ends the call with
+    /// about every [`POLL_INTERVAL`](crate::control::POLL_INTERVAL). A value above `T::MAX` ends the call with
     /// [`Stop::Overflow`] after every smaller heap's value was pushed; the driver then widens the
     /// storage and calls again, so the solver must resume from whatever `g` holds.
     ///
@@ -244,16 +243,15 @@ pub fn default_extend_to<S: Step, T: Val>(
     target: u64,
     ctl: &dyn Control,
 ) -> StepResult<()> {
-    let mut last = Instant::now();
+    let mut poll = Poller::new(ctl, target);
     while (g.len() as u64) < target {
         let v = step.compute(g)?;
         if v > T::MAX {
             return Err(Stop::Overflow);
         }
         g.push(T::new(v));
-        if g.len() % 64 == 0 && last.elapsed() >= POLL_INTERVAL {
-            ctl.check(g.len() as u64, target)?;
-            last = Instant::now();
+        if g.len() % 64 == 0 {
+            poll.tick(g.len() as u64)?;
         }
     }
     Ok(())
@@ -540,7 +538,7 @@ fn seed_into<S: Step, T: Val>(
     g.extend(values.iter().map(|&v| T::new(v)));
     let k = step.resume(g)?.min(values.len());
     g.truncate(k);
-    let mut last = Instant::now();
+    let mut poll = Poller::new(ctl, values.len() as u64);
     for (n, &want) in values.iter().enumerate().skip(k) {
         let v = step.compute(g)?;
         if v != want {
@@ -553,9 +551,8 @@ fn seed_into<S: Step, T: Val>(
             )));
         }
         g.push(T::new(v));
-        if g.len() % 64 == 0 && last.elapsed() >= POLL_INTERVAL {
-            ctl.check(g.len() as u64, values.len() as u64)?;
-            last = Instant::now();
+        if g.len() % 64 == 0 {
+            poll.tick(g.len() as u64)?;
         }
     }
     Ok(())
