@@ -29,6 +29,7 @@ mod chomp;
 mod cram;
 mod graph;
 mod grid;
+mod iso;
 mod node_kayles;
 
 pub use arc_kayles::ArcKayles;
