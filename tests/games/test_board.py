@@ -356,6 +356,23 @@ def test_misere_play_matches_brute_force_and_mixes_with_heaps():
                     assert m.after[0] in m.before.options()
 
 
+def test_misere_tables_one_entry_per_shape_and_refuse_past_the_limit():
+    # Translates, turns and mirror images are one entry: a 3 x 4 board with a winning move in misère play
+    # still names real options; past max_positions the error says which boards are out of reach.
+    game = gr.cram(3, 4, memory=MIB)
+    pos = game.position()
+    for m in pos.winning_moves(misere=True):
+        assert m.after[0] in game.start.options() and pos.play(m).outcome(misere=True) == "P"
+    with pytest.raises(gr.SearchLimitError, match="12 free cells of cram.3, 4. are past reach"):
+        pos.outcome(misere=True, max_positions=20)
+    # Node Kayles on the 4-cube, isomorphic regions merged: against the brute force over whole positions.
+    edges = [(u, u ^ 1 << b) for u in range(16) for b in range(4) if u < u ^ 1 << b]
+    cube = gr.node_kayles({v: [b for a, b in edges if a == v] for v in range(16)}, memory=MIB)
+    full = (1 << 16) - 1
+    moves = node_options(16, edges)
+    assert cube.position().outcome(misere=True) == ("P" if brute_misere_p(full, moves) else "N")
+
+
 def test_memory_budget_and_stats():
     g = gr.cram(5, 5, memory=MIB)
     assert g.memory == MIB

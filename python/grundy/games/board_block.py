@@ -133,7 +133,13 @@ class BoardComponents:
         try:
             opt_start, part_start, parts, keys, roots = self.game._core.regions([s.free for s in self.states], limit)
         except SearchLimitError as e:
-            raise SearchLimitError(f"{e}; {self.label()} is past reach here, try smaller boards", e.limit) from None
+            cells = max(s.free.bit_count() for s in self.states)
+            raise SearchLimitError(
+                f"{e}; boards of {cells} free cells of {self.label()} are past reach at this limit (Cram 5 x 6, "
+                "30 cells, lists 246,348 shapes; 5 x 7 and 6 x 6 more than a million): try smaller boards or "
+                "raise max_positions",
+                e.limit,
+            ) from None
         self._ids = keys
         u = np.uint64
         table = _core.OptionTable(np.array(opt_start, u), np.array(part_start, u), np.array(parts, u))
