@@ -16,7 +16,7 @@
 //! ```
 
 use super::graph::SimpleGraph;
-use super::Board;
+use super::{Board, Fact};
 
 /// Arc Kayles on a simple graph of at most 128 vertices.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,6 +71,16 @@ impl Board for ArcKayles {
 
     fn key_bits(&self) -> u32 {
         self.graph.key_bits()
+    }
+
+    /// 0 for a component that a mirror of the graph maps onto itself
+    /// ([`SimpleGraph::mirrored`]): the second player answers each move by its image.
+    fn known(&self, component: u128) -> Fact {
+        if self.graph.mirrored(component) {
+            Fact::Exact(0)
+        } else {
+            Fact::Unknown
+        }
     }
 
     /// A component of two or three vertices (an edge, a path, a triangle): every move leaves

@@ -178,6 +178,14 @@ impl SimpleGraph {
         self.len() as u32
     }
 
+    /// Whether a mirror of the whole graph (an automorphism that is its own inverse, with no
+    /// vertex its own image or next to it, found once by an isomorphism search) maps `m` onto
+    /// itself: then the second player wins Node and Arc Kayles on `m` by answering each move by
+    /// its image.
+    pub fn mirrored(&self, m: u128) -> bool {
+        m != 0 && self.iso.mirrored(&self.adj, self.vertices(), m)
+    }
+
     /// The key of the induced subgraph on `m` (not empty): under the grid's symmetries for a
     /// grid graph, else up to isomorphism (a vertex set whose induced subgraph is isomorphic to
     /// `m`'s, the same for isomorphic parts as far as the store of representatives and its

@@ -23,7 +23,7 @@
 //! ```
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// The most representatives a store keeps (about 64 bytes each with the map's own: 16 MiB);
 /// parts met after that key by their vertex sets when no representative matches.
@@ -31,11 +31,17 @@ const MAX_REPS: usize = 1 << 18;
 /// Branches an isomorphism test may try that do not extend, before it gives up (the part then
 /// keeps its own key).
 const BRANCH_BUDGET: u32 = 64;
+/// The same for the search of a graph's mirror, made once per graph (two Petersen graphs take
+/// a few hundred: no mirror maps a Petersen graph onto itself, and each choice within one copy
+/// fails only deep down).
+const MIRROR_BUDGET: u32 = 4096;
 
 /// The representatives of the parts met so far, by invariant.
 #[derive(Default)]
 pub(crate) struct IsoKeys {
     reps: Mutex<Reps>,
+    /// The whole graph's mirror ([`find_mirror`]), found when first asked for.
+    mirror: OnceLock<Option<Box<[u8]>>>,
 }
 
 #[derive(Default)]
@@ -66,6 +72,15 @@ impl PartialEq for IsoKeys {
 impl Eq for IsoKeys {}
 
 impl IsoKeys {
+    /// Whether the graph `adj` (every vertex of `all`) has a mirror that maps `m` onto itself:
+    /// then `m` is worth 0 ([`find_mirror`]).
+    pub(crate) fn mirrored(&self, adj: &[u128], all: u128, m: u128) -> bool {
+        match self.mirror.get_or_init(|| find_mirror(adj, all)) {
+            Some(to) => vertices(m).fold(0u128, |s, v| s | 1 << to[v]) == m,
+            None => false,
+        }
+    }
+
     /// The key of the subgraph of `adj` induced by `m` (`m` not empty): a vertex set whose
     /// induced subgraph is isomorphic to `m`'s.
     pub(crate) fn key(&self, adj: &[u128], m: u128) -> u128 {
@@ -178,8 +193,9 @@ fn same_shape(a: &[u128], b: &[u128]) -> bool {
 }
 
 /// Whether the map that takes the `i`-th vertex of each cell of `a` to the `i`-th of the same
-/// cell of `b` is an isomorphism of the induced subgraphs ([`same_shape`] partitions).
-fn maps(adj: &[u128], a: &[u128], b: &[u128]) -> bool {
+/// cell of `b` is an isomorphism of the induced subgraphs ([`same_shape`] partitions): the map
+/// (`to[x]`) when it is.
+fn maps(adj: &[u128], a: &[u128], b: &[u128]) -> Option<[u8; 128]> {
     let (ma, mb) = (
         a.iter().fold(0, |x, c| x | c),
         b.iter().fold(0, |x, c| x | c),
@@ -194,7 +210,7 @@ fn maps(adj: &[u128], a: &[u128], b: &[u128]) -> bool {
         for (x, y) in vertices(ca).zip(vertices(cb)) {
             let (nx, ny) = (adj[x] & ma, adj[y] & mb);
             if nx.count_ones() != ny.count_ones() {
-                return false;
+                return None;
             }
             // Cell by cell: all or none of a cell is quick; the rest goes vertex by vertex.
             for (&da, &db) in a.iter().zip(b) {
@@ -203,16 +219,16 @@ fn maps(adj: &[u128], a: &[u128], b: &[u128]) -> bool {
                     continue;
                 }
                 if sx.count_ones() != sy.count_ones() {
-                    return false;
+                    return None;
                 }
                 let image = vertices(sx).fold(0u128, |s, v| s | 1 << to[v]);
                 if image != sy {
-                    return false;
+                    return None;
                 }
             }
         }
     }
-    true
+    Some(to)
 }
 
 /// Whether the induced subgraphs on `a`'s and `b`'s vertices are isomorphic by a map that takes
@@ -223,7 +239,7 @@ fn isomorphic(adj: &[u128], a: &[u128], b: &[u128], budget: &mut u32) -> bool {
     if !same_shape(a, b) {
         return false;
     }
-    if maps(adj, a, b) {
+    if maps(adj, a, b).is_some() {
         return true;
     }
     let Some(t) = a.iter().position(|c| c & (c - 1) != 0) else {
@@ -249,6 +265,87 @@ fn isomorphic(adj: &[u128], a: &[u128], b: &[u128], budget: &mut u32) -> bool {
         *budget = budget.saturating_sub(1);
     }
     false
+}
+
+/// A mirror of the subgraph on `m`: an automorphism `s` with `s(s(v)) = v`, and no vertex its
+/// own image or next to it (`s[v]` for `v` in `m`), if the search finds one within its budget.
+/// A position that `s` maps onto itself is worth 0 under Node and Arc Kayles: the second player
+/// answers each move by its image, which is still free (not the move itself, nor next to it)
+/// and leaves a position that `s` maps onto itself again (the antipodal map of a cube).
+///
+/// The search is the isomorphism test's, from `m` onto itself, each branch fixing a pair: `x`
+/// goes to `y` and `y` to `x`.
+pub(crate) fn find_mirror(adj: &[u128], m: u128) -> Option<Box<[u8]>> {
+    if m == 0 {
+        return None;
+    }
+    let mut cells = vec![m];
+    refine(adj, &mut cells, 1, 0);
+    let mut budget = MIRROR_BUDGET;
+    mirror_search(adj, m, &cells, &cells, &mut budget).map(|to| to[..].into())
+}
+
+fn mirror_search(
+    adj: &[u128],
+    m: u128,
+    a: &[u128],
+    b: &[u128],
+    budget: &mut u32,
+) -> Option<[u8; 128]> {
+    if !same_shape(a, b) {
+        return None;
+    }
+    if let Some(to) = maps(adj, a, b) {
+        let mirror = |v: usize| {
+            let s = usize::from(to[v]);
+            s != v && usize::from(to[s]) == v && adj[v] >> s & 1 == 0
+        };
+        if vertices(m).all(mirror) {
+            return Some(to);
+        }
+    }
+    let t = a.iter().position(|c| c & (c - 1) != 0)?;
+    let x = a[t].trailing_zeros() as usize;
+    for y in vertices(b[t]) {
+        if y == x || adj[x] >> y & 1 == 1 {
+            continue;
+        }
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let (mut a2, mut b2) = (a.to_vec(), b.to_vec());
+        a2[t] &= !(1 << x);
+        a2.push(1 << x);
+        b2[t] &= !(1 << y);
+        b2.push(1 << y);
+        let mut fresh = 1u128 << t | 1 << (a2.len() - 1);
+        // And y to x: y's cell on one side must be x's on the other.
+        let (Some(u), Some(w)) = (
+            a2.iter().position(|c| c >> y & 1 == 1),
+            b2.iter().position(|c| c >> x & 1 == 1),
+        ) else {
+            continue;
+        };
+        if u != w || a2[u].count_ones() != b2[u].count_ones() {
+            continue;
+        }
+        if a2[u] != 1 << y {
+            a2[u] &= !(1 << y);
+            a2.push(1 << y);
+            b2[u] &= !(1 << x);
+            b2.push(1 << x);
+            fresh |= 1 << u | 1 << (a2.len() - 1);
+        }
+        let ha = refine(adj, &mut a2, fresh, 0);
+        let hb = refine(adj, &mut b2, fresh, 0);
+        if ha == hb {
+            if let Some(to) = mirror_search(adj, m, &a2, &b2, budget) {
+                return Some(to);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -371,6 +468,52 @@ mod tests {
         assert_eq!(keys.key(&adj, cube), cube);
         assert_eq!(keys.key(&adj, wagner), wagner);
         assert_eq!(keys.key(&adj, cube2), cube);
+    }
+
+    /// Mirrors found are mirrors (checked edge by edge); the cubes, even cycles and two copies of
+    /// a graph have one; complete graphs (every vertex next to every other) have none.
+    #[test]
+    fn mirrors_are_involutions_without_neighbours() {
+        let cube = |d: usize| -> Vec<(usize, usize)> {
+            (0..1usize << d)
+                .flat_map(|v| (0..d).map(move |b| (v, v ^ 1 << b)))
+                .filter(|&(u, v)| u < v)
+                .collect()
+        };
+        let cycle =
+            |n: usize| -> Vec<(usize, usize)> { (0..n).map(|v| (v, (v + 1) % n)).collect() };
+        let petersen: Vec<_> = (0..5)
+            .flat_map(|i| [(i, (i + 1) % 5), (i, i + 5), (i + 5, (i + 2) % 5 + 5)])
+            .collect();
+        let mut two = petersen.clone();
+        two.extend(petersen.iter().map(|&(u, v)| (u + 10, v + 10)));
+        let complete: Vec<_> = (0..9)
+            .flat_map(|u| (u + 1..9).map(move |v| (u, v)))
+            .collect();
+        type Case = (usize, Vec<(usize, usize)>, bool);
+        let cases: Vec<Case> = vec![
+            (128, cube(7), true),
+            (16, cube(4), true),
+            (12, cycle(12), true),
+            (20, two, true),
+            (9, complete, false),
+            (6, vec![(0, 1), (1, 2), (2, 3), (3, 4), (1, 5)], false),
+        ];
+        for (n, edges, has) in cases {
+            let adj = adjacency(n, &edges);
+            let all = if n == 128 { u128::MAX } else { (1 << n) - 1 };
+            let found = find_mirror(&adj, all);
+            assert_eq!(found.is_some(), has, "{n} {edges:?}");
+            if let Some(to) = found {
+                for v in 0..n {
+                    let s = usize::from(to[v]);
+                    assert!(s < n && s != v && usize::from(to[s]) == v && adj[v] >> s & 1 == 0);
+                }
+                for &(u, v) in &edges {
+                    assert_eq!(adj[usize::from(to[u])] >> to[v] & 1, 1, "edge ({u}, {v})");
+                }
+            }
+        }
     }
 
     /// K_128: every part of k vertices gets one key.
