@@ -3,7 +3,8 @@
 //!
 //! A position is the set of vertices left. Its components are the connected components with at
 //! least one edge (a lone vertex can never be used); keys as in
-//! [`SimpleGraph::key`](super::SimpleGraph::key).
+//! [`SimpleGraph::key`](super::SimpleGraph::key), and a component that a mirror of the graph
+//! maps onto itself is worth 0 ([`SimpleGraph::mirrored`](super::SimpleGraph::mirrored)).
 //!
 //! ```
 //! use grundy::board::{ArcKayles, SimpleGraph};

@@ -18,6 +18,11 @@
 //! On `K_n` every option of `K_k` is `K_{k-2}`: one key per size, where vertex sets gave
 //! `C(n, k)`.
 //!
+//! The same search, from the whole graph onto itself with paired choices, finds a graph's
+//! mirror ([`find_mirror`]): an automorphism that is its own inverse, with no vertex its own
+//! image or next to it, such as the antipodal map of a cube. A part it maps onto itself is worth
+//! 0 under Node and Arc Kayles (the second player answers each move by its image).
+//!
 //! ```text
 //! K_6, parts {0, 1, 2, 3} and {2, 3, 4, 5}: the same K_4, one key.
 //! ```

@@ -3,8 +3,10 @@
 //! octal game 0.137 at heap `n`.
 //!
 //! A position is the set of vertices left. Its components are the connected components of the
-//! subgraph they induce (a lone vertex is one move: *1); a component's key is its vertex set,
-//! or its shape under the grid's symmetries when the graph is a grid.
+//! subgraph they induce (a lone vertex is one move: *1); a component's key is its shape under
+//! the grid's symmetries when the graph is a grid, else its class up to isomorphism
+//! ([`SimpleGraph::key`](super::SimpleGraph::key)). A component that a mirror of the graph maps
+//! onto itself is worth 0 ([`SimpleGraph::mirrored`](super::SimpleGraph::mirrored)).
 //!
 //! ```
 //! use grundy::board::{NodeKayles, SimpleGraph};
