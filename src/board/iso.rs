@@ -28,7 +28,7 @@
 //! ```
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{OnceLock, RwLock};
 
 /// The most representatives a store keeps (about 64 bytes each with the map's own: 16 MiB);
 /// parts met after that key by their vertex sets when no representative matches.
@@ -44,7 +44,7 @@ const MIRROR_BUDGET: u32 = 4096;
 /// The representatives of the parts met so far, by invariant.
 #[derive(Default)]
 pub(crate) struct IsoKeys {
-    reps: Mutex<Reps>,
+    reps: RwLock<Reps>,
     /// The whole graph's mirror ([`find_mirror`]), found when first asked for.
     mirror: OnceLock<Option<Box<[u8]>>>,
 }
@@ -95,7 +95,7 @@ impl IsoKeys {
         let mut cells = vec![m];
         let invariant = refine(adj, &mut cells, 1, m.count_ones().into());
         let bucket = {
-            let reps = self.reps.lock().unwrap_or_else(|e| e.into_inner());
+            let reps = self.reps.read().unwrap_or_else(|e| e.into_inner());
             reps.by_invariant.get(&invariant).cloned()
         };
         if let Some(bucket) = &bucket {
@@ -113,7 +113,7 @@ impl IsoKeys {
                 }
             }
         }
-        let mut reps = self.reps.lock().unwrap_or_else(|e| e.into_inner());
+        let mut reps = self.reps.write().unwrap_or_else(|e| e.into_inner());
         if reps.count < MAX_REPS {
             reps.count += 1;
             reps.by_invariant.entry(invariant).or_default().push(m);
