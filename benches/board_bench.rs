@@ -9,6 +9,9 @@
 //! cargo bench --bench board_bench -- cram 5 7 --budget 16    # tables of 16 MiB
 //! cargo bench --bench board_bench -- nodekayles-all 6 6      # every grid up to 6 x 6
 //! cargo bench --bench board_bench -- cram 3 6 --repeat 200   # median of 200 searches
+//! cargo bench --bench board_bench -- cram 5 8 --block 0:0 --block 4:7  # cells blocked
+//! cargo bench --bench board_bench -- arckayles-complete 64 0  # the complete graph K_64
+//! cargo bench --bench board_bench -- nodekayles-cube 7 0      # the 7-cube
 //! ```
 //!
 //! Prints the value of the starting position, the wall time of the search (and apart, of making
@@ -61,7 +64,7 @@ fn run<B: Board>(
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: board_bench cram|nodekayles|nodekayles-all|arckayles|chomp ROWS COLS [--mirror] [--budget MIB] [--repeat N]";
+    let usage = "usage: board_bench cram|nodekayles|nodekayles-all|arckayles|arckayles-complete|nodekayles-cube|chomp ROWS COLS [--mirror] [--block R:C] [--budget MIB] [--repeat N]";
     if args.len() < 3 {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -80,6 +83,16 @@ fn main() {
         .position(|a| a == "--repeat")
         .map(|i| args[i + 1].parse().expect("N"))
         .unwrap_or(1);
+    // Cells `r:c` taken out of the start (Cram).
+    let blocked: Vec<(usize, usize)> = args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| *a == "--block")
+        .map(|(i, _)| {
+            let (r, c) = args[i + 1].split_once(':').expect("R:C");
+            (r.parse().expect("R"), c.parse().expect("C"))
+        })
+        .collect();
     let name = format!("{} {rows}x{cols}", args[0]);
     match args[0].as_str() {
         "cram" => {
@@ -87,7 +100,10 @@ fn main() {
             let hook = |c: u128| cram.mirror_zero(c);
             let hook: Option<&(dyn Fn(u128) -> Option<u32> + Sync)> =
                 if mirror { Some(&hook) } else { None };
-            run(&name, &cram, cram.empty(), budget, hook, repeat);
+            let start = blocked
+                .iter()
+                .fold(cram.empty(), |m, &(r, c)| m & !cram.grid().cell(r, c));
+            run(&name, &cram, start, budget, hook, repeat);
         }
         "nodekayles" => {
             let game = NodeKayles::new(SimpleGraph::grid(rows, cols).expect("grid"));
@@ -112,6 +128,23 @@ fn main() {
         }
         "arckayles" => {
             let game = ArcKayles::new(SimpleGraph::grid(rows, cols).expect("grid"));
+            run(&name, &game, game.start(), budget, None, repeat);
+        }
+        "arckayles-complete" => {
+            let n = rows;
+            let edges: Vec<_> = (0..n)
+                .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+                .collect();
+            let game = ArcKayles::new(SimpleGraph::new(n, &edges).expect("graph"));
+            run(&name, &game, game.start(), budget, None, repeat);
+        }
+        "nodekayles-cube" => {
+            let n = 1usize << rows;
+            let edges: Vec<_> = (0..n)
+                .flat_map(|u| (0..rows).map(move |b| (u, u ^ 1 << b)))
+                .filter(|&(u, v)| u < v)
+                .collect();
+            let game = NodeKayles::new(SimpleGraph::new(n, &edges).expect("graph"));
             run(&name, &game, game.start(), budget, None, repeat);
         }
         "chomp" => {

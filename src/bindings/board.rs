@@ -6,7 +6,9 @@
 use super::convert::{in_callback, InCallback};
 use super::leaked::Leaked;
 use super::{reentrancy_error, ErrSlot, PyControl};
-use crate::board::{ArcKayles, Board, Chomp, Cram, NodeKayles, SimpleGraph};
+use crate::board::{
+    tabulate_regions, ArcKayles, Board, Chomp, Cram, NodeKayles, RegionTable, SimpleGraph,
+};
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::nimber_search::{Search, SearchStats, Split};
@@ -83,6 +85,8 @@ trait Solve: Send + Sync {
     fn start(&self) -> u128;
     fn options(&self, pos: u128) -> Vec<u128>;
     fn components(&self, pos: u128) -> Vec<u128>;
+    fn key(&self, component: u128) -> u128;
+    fn regions(&self, starts: &[u128], limit: usize, ctl: &dyn Control) -> Result<RegionTable>;
     fn value(&mut self, pos: u128, ctl: &dyn Control, pool: Pool<'_>) -> Result<u32>;
     fn is_zero(&mut self, pos: u128, ctl: &dyn Control, pool: Pool<'_>) -> Result<bool>;
     fn stats(&self) -> SearchStats;
@@ -133,6 +137,12 @@ impl<B: Positions> Solve for Solver<B> {
         let mut out = Vec::new();
         self.board().components(pos, &mut out);
         out
+    }
+    fn key(&self, component: u128) -> u128 {
+        self.board().key(component)
+    }
+    fn regions(&self, starts: &[u128], limit: usize, ctl: &dyn Control) -> Result<RegionTable> {
+        tabulate_regions(self.board(), starts, limit, ctl)
     }
     fn value(&mut self, pos: u128, ctl: &dyn Control, pool: Pool<'_>) -> Result<u32> {
         self.search.value_threads(pos, ctl, pool, Split::default())
@@ -322,6 +332,31 @@ impl BoardGame {
                 }
             }
             Ok(out)
+        })
+    }
+
+    /// The key of a component (equal for components that are the same game).
+    fn key(slf: &Bound<'_, Self>, component: u128) -> PyResult<u128> {
+        Self::with(slf, None, None, |s, _, _| Ok(s.key(s.check(component)?)))
+    }
+
+    /// The starts and every component reachable from them, one entry per key, by size, for the
+    /// misère search: `(opt_start, part_start, parts, keys, roots)` (see
+    /// [`crate::board::RegionTable`]); SearchLimitError past `limit` entries.
+    #[allow(clippy::type_complexity)]
+    #[pyo3(signature = (starts, limit, progress=None))]
+    fn regions(
+        slf: &Bound<'_, Self>,
+        starts: Vec<u128>,
+        limit: usize,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<(Vec<u64>, Vec<u64>, Vec<u64>, Vec<u128>, Vec<u64>)> {
+        Self::with(slf, progress, None, |s, ctl, _| {
+            for &p in &starts {
+                s.check(p)?;
+            }
+            let t = s.regions(&starts, limit, ctl)?;
+            Ok((t.opt_start, t.part_start, t.parts, t.keys, t.roots))
         })
     }
 

@@ -3,7 +3,8 @@
 //!
 //! A position is the set of vertices left. Its components are the connected components with at
 //! least one edge (a lone vertex can never be used); keys as in
-//! [`SimpleGraph::key`](super::SimpleGraph::key).
+//! [`SimpleGraph::key`](super::SimpleGraph::key), and a component that a mirror of the graph
+//! maps onto itself is worth 0 ([`SimpleGraph::mirrored`](super::SimpleGraph::mirrored)).
 //!
 //! ```
 //! use grundy::board::{ArcKayles, SimpleGraph};
@@ -16,7 +17,7 @@
 //! ```
 
 use super::graph::SimpleGraph;
-use super::Board;
+use super::{Board, Fact};
 
 /// Arc Kayles on a simple graph of at most 128 vertices.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,6 +72,16 @@ impl Board for ArcKayles {
 
     fn key_bits(&self) -> u32 {
         self.graph.key_bits()
+    }
+
+    /// 0 for a component that a mirror of the graph maps onto itself
+    /// ([`SimpleGraph::mirrored`]): the second player answers each move by its image.
+    fn known(&self, component: u128) -> Fact {
+        if self.graph.mirrored(component) {
+            Fact::Exact(0)
+        } else {
+            Fact::Unknown
+        }
     }
 
     /// A component of two or three vertices (an edge, a path, a triangle): every move leaves

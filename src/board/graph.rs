@@ -1,7 +1,7 @@
 //! Simple undirected graphs of at most 128 vertices, as neighbour bitmasks, for the games played
 //! on graphs (Node Kayles, Arc Kayles). A graph built from a grid remembers it, so that its
-//! induced subgraphs get keys under the grid's symmetries; any other graph keys a subgraph by
-//! its vertex set.
+//! induced subgraphs get keys under the grid's symmetries; any other graph keys a subgraph up to
+//! isomorphism (`board::iso`: on the complete graph, one key per size).
 //!
 //! ```
 //! use grundy::board::SimpleGraph;
@@ -13,6 +13,7 @@
 //! ```
 
 use super::grid::{low_bits, Grid, MAX_CELLS};
+use super::iso::IsoKeys;
 use crate::error::{Error, Result};
 
 /// A simple undirected graph (no loops, no multiple edges) on vertices `0..n`, `n <= 128`.
@@ -22,6 +23,8 @@ pub struct SimpleGraph {
     adj: Vec<u128>,
     /// The grid the graph is, when it was built as one (vertex `r * cols + c`).
     grid: Option<Grid>,
+    /// The keys of a graph that is not a grid: up to isomorphism, with their store.
+    iso: IsoKeys,
 }
 
 impl SimpleGraph {
@@ -48,7 +51,11 @@ impl SimpleGraph {
             adj[u] |= 1 << v;
             adj[v] |= 1 << u;
         }
-        Ok(SimpleGraph { adj, grid: None })
+        Ok(SimpleGraph {
+            adj,
+            grid: None,
+            iso: IsoKeys::default(),
+        })
     }
 
     /// The `rows x cols` grid graph: vertex `r * cols + c` is cell `(r, c)`, joined to the cells
@@ -64,6 +71,7 @@ impl SimpleGraph {
         Ok(SimpleGraph {
             adj,
             grid: Some(grid),
+            iso: IsoKeys::default(),
         })
     }
 
@@ -170,13 +178,23 @@ impl SimpleGraph {
         self.len() as u32
     }
 
-    /// The key of the induced subgraph on `m`: under the grid's symmetries for a grid graph,
-    /// else `m` itself.
+    /// Whether a mirror of the whole graph (an automorphism that is its own inverse, with no
+    /// vertex its own image or next to it, found once by an isomorphism search) maps `m` onto
+    /// itself: then the second player wins Node and Arc Kayles on `m` by answering each move by
+    /// its image.
+    pub fn mirrored(&self, m: u128) -> bool {
+        m != 0 && self.iso.mirrored(&self.adj, self.vertices(), m)
+    }
+
+    /// The key of the induced subgraph on `m` (not empty): under the grid's symmetries for a
+    /// grid graph, else up to isomorphism (a vertex set whose induced subgraph is isomorphic to
+    /// `m`'s, the same for isomorphic parts as far as the store of representatives and its
+    /// tests reach: see `board::iso`).
     #[inline]
     pub fn key(&self, m: u128) -> u128 {
         match &self.grid {
             Some(g) => g.canonical(m),
-            None => m,
+            None => self.iso.key(&self.adj, m),
         }
     }
 }

@@ -29,7 +29,9 @@ mod chomp;
 mod cram;
 mod graph;
 mod grid;
+mod iso;
 mod node_kayles;
+mod regions;
 
 pub use arc_kayles::ArcKayles;
 pub use chomp::Chomp;
@@ -37,6 +39,7 @@ pub use cram::Cram;
 pub use graph::SimpleGraph;
 pub use grid::{Grid, MAX_CELLS};
 pub use node_kayles::NodeKayles;
+pub use regions::{tabulate_regions, RegionTable};
 
 /// What a game knows of a component's value without searching it ([`Board::known`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

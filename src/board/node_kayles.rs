@@ -3,8 +3,10 @@
 //! octal game 0.137 at heap `n`.
 //!
 //! A position is the set of vertices left. Its components are the connected components of the
-//! subgraph they induce (a lone vertex is one move: *1); a component's key is its vertex set,
-//! or its shape under the grid's symmetries when the graph is a grid.
+//! subgraph they induce (a lone vertex is one move: *1); a component's key is its shape under
+//! the grid's symmetries when the graph is a grid, else its class up to isomorphism
+//! ([`SimpleGraph::key`](super::SimpleGraph::key)). A component that a mirror of the graph maps
+//! onto itself is worth 0 ([`SimpleGraph::mirrored`](super::SimpleGraph::mirrored)).
 //!
 //! ```
 //! use grundy::board::{NodeKayles, SimpleGraph};
@@ -16,7 +18,7 @@
 //! ```
 
 use super::graph::SimpleGraph;
-use super::Board;
+use super::{Board, Fact};
 
 /// Node Kayles on a simple graph of at most 128 vertices.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +68,16 @@ impl Board for NodeKayles {
 
     fn key_bits(&self) -> u32 {
         self.graph.key_bits()
+    }
+
+    /// 0 for a component that a mirror of the graph maps onto itself
+    /// ([`SimpleGraph::mirrored`]): the second player answers each move by its image.
+    fn known(&self, component: u128) -> Fact {
+        if self.graph.mirrored(component) {
+            Fact::Exact(0)
+        } else {
+            Fact::Unknown
+        }
     }
 
     /// A lone vertex, or two joined: one move takes all, *1.

@@ -163,6 +163,36 @@ def test_graph_games_match_brute_force_on_random_graphs():
             assert arc.value([labels[i] for i in range(n) if not pos >> i & 1]) == ak[pos]
 
 
+def test_arc_kayles_on_complete_graphs_alternates():
+    # Every move of K_n leaves K_(n-2), so G(K_n) = mex{G(K_(n-2))}: 1, 1, 0, 0, 1, 1, ... = (n // 2) % 2,
+    # checked for small n against the brute force; up to 128 it takes the isomorphism keys (vertex sets
+    # made K_28 take seconds and K_128 more than minutes).
+    for n in (2, 3, 4, 5, 6, 7, 9, 17, 30, 33, 64, 101, 127, 128):
+        adjacency = {v: [u for u in range(n) if u != v] for v in range(n)}
+        value = gr.arc_kayles(adjacency, memory=4 * MIB).value()
+        if n <= 9:
+            full = (1 << n) - 1
+            assert value == brute_values(full, arc_options([(u, v) for u in range(n) for v in range(u + 1, n)]))[full]
+        assert value == (n // 2) % 2, n
+
+
+def test_kayles_on_hypercubes_match_brute_force():
+    # Vertex-transitive: every first move is the same up to isomorphism, and refinement leaves ties.
+    rng = random.Random(7)
+    for d in (3, 4):
+        n = 1 << d
+        edges = [(u, u ^ 1 << b) for u in range(n) for b in range(d) if u < u ^ 1 << b]
+        adjacency = {v: [b for a, b in edges if a == v] for v in range(n)}
+        full = (1 << n) - 1
+        nk, ak = brute_values(full, node_options(n, edges)), brute_values(full, arc_options(edges))
+        node, arc = gr.node_kayles(adjacency, memory=MIB), gr.arc_kayles(adjacency, memory=MIB)
+        assert node.value() == nk[full] and arc.value() == ak[full]
+        for pos in sample(nk, 30, rng):
+            assert node.value([i for i in range(n) if not pos >> i & 1]) == nk[pos]
+        for pos in sample(ak, 30, rng):
+            assert arc.value([i for i in range(n) if not pos >> i & 1]) == ak[pos]
+
+
 def test_arc_kayles_on_a_grid_is_cram():
     for rows, cols in [(2, 5), (3, 4), (4, 4)]:
         assert gr.arc_kayles(grid=(rows, cols), memory=MIB).value() == gr.cram(rows, cols, memory=MIB).value()
@@ -324,6 +354,23 @@ def test_misere_play_matches_brute_force_and_mixes_with_heaps():
                 assert pos.play(m).outcome(misere=True) == "P"
                 if m.component < 2:
                     assert m.after[0] in m.before.options()
+
+
+def test_misere_tables_one_entry_per_shape_and_refuse_past_the_limit():
+    # Translates, turns and mirror images are one entry: a 3 x 4 board with a winning move in misère play
+    # still names real options; past max_positions the error says which boards are out of reach.
+    game = gr.cram(3, 4, memory=MIB)
+    pos = game.position()
+    for m in pos.winning_moves(misere=True):
+        assert m.after[0] in game.start.options() and pos.play(m).outcome(misere=True) == "P"
+    with pytest.raises(gr.SearchLimitError, match="12 free cells of cram.3, 4. are past reach"):
+        pos.outcome(misere=True, max_positions=20)
+    # Node Kayles on the 4-cube, isomorphic regions merged: against the brute force over whole positions.
+    edges = [(u, u ^ 1 << b) for u in range(16) for b in range(4) if u < u ^ 1 << b]
+    cube = gr.node_kayles({v: [b for a, b in edges if a == v] for v in range(16)}, memory=MIB)
+    full = (1 << 16) - 1
+    moves = node_options(16, edges)
+    assert cube.position().outcome(misere=True) == ("P" if brute_misere_p(full, moves) else "N")
 
 
 def test_memory_budget_and_stats():

@@ -45,7 +45,7 @@ class BoardComponents:
     def __init__(self, game: Any, states: list[Any]) -> None:
         self.game = game
         self.states = states
-        self._ids: list[int] = []  # the regions of the last misère table, by id
+        self._ids: list[int] = []  # the keys of the last misère table's entries, by id
 
     def __len__(self) -> int:
         """Return the number of boards."""
@@ -124,45 +124,33 @@ class BoardComponents:
     def misere_root(self, limit: int) -> tuple[Any, list[int]]:
         """Tabulate the boards' regions for the core's misère search: an option table and the boards' ids.
 
-        The entries are the boards themselves and every region reachable from them, ordered by their
-        number of free cells (a move only removes cells, so each option's regions come first); an
-        option of an entry is the list of its regions. SearchLimitError when there are more than
-        ``limit`` entries.
+        The core lists the boards themselves and every region reachable from them, one entry per shape
+        (regions that are the same game up to the board's symmetries, or isomorphism on a graph, share
+        one), ordered by their number of cells (a move only removes cells, so each option's regions come
+        first); an option of an entry is the list of its regions. SearchLimitError when there are more
+        than ``limit`` entries.
         """
-        core = self.game._core
-        options: dict[int, list[list[int]]] = {}
-        todo = [s.free for s in self.states]
-        while todo:
-            pos = todo.pop()
-            if pos in options:
-                continue
-            if len(options) >= limit:
-                raise SearchLimitError(
-                    f"the misère search tabulates the regions reachable from these boards of {self.label()}, "
-                    f"more than max_positions = {limit}; try smaller boards",
-                    limit,
-                )
-            options[pos] = [core.components(o) for o in core.options(pos)]
-            todo.extend(r for parts in options[pos] for r in parts if r not in options)
-        order = sorted(options, key=lambda m: (m.bit_count(), m))
-        ids = {m: i for i, m in enumerate(order)}
-        opt_start, part_start, parts = [0], [0], list[int]()
-        for m in order:
-            for o in options[m]:
-                parts.extend(ids[r] for r in o)
-                part_start.append(len(parts))
-            opt_start.append(len(part_start) - 1)
-        self._ids = order
+        try:
+            opt_start, part_start, parts, keys, roots = self.game._core.regions([s.free for s in self.states], limit)
+        except SearchLimitError as e:
+            cells = max(s.free.bit_count() for s in self.states)
+            raise SearchLimitError(
+                f"{e}; boards of {cells} free cells of {self.label()} are past reach at this limit (Cram 5 x 6, "
+                "30 cells, lists 246,348 shapes; 5 x 7 and 6 x 6 more than a million): try smaller boards or "
+                "raise max_positions",
+                e.limit,
+            ) from None
+        self._ids = keys
         u = np.uint64
         table = _core.OptionTable(np.array(opt_start, u), np.array(part_start, u), np.array(parts, u))
-        return table, [ids[s.free] for s in self.states]
+        return table, list(roots)
 
     def misere_after(self, i: int, after: Sequence[int]) -> tuple[Any, ...]:
-        """The board a misère-search move of board ``i`` leaves (the search names the option's regions)."""
-        regions = sorted(self._ids[k] for k in after)
+        """The board a misère-search move of board ``i`` leaves (the search names the option's regions by entry)."""
+        want = sorted(self._ids[k] for k in after)
         s = self.states[i]
         core = self.game._core
-        found = next(o for o in core.options(s.free) if sorted(core.components(o)) == regions)
+        found = next(o for o in core.options(s.free) if sorted(core.key(c) for c in core.components(o)) == want)
         return (type(s)._of(self.game, found),)
 
     def row_outcomes(self, rows: np.ndarray, misere: bool, limit: int) -> np.ndarray:

@@ -153,7 +153,10 @@ def node_kayles(
         The graph, at most 128 vertices: a networkx graph (not imported by grundy), an adjacency dict
         ``{vertex: neighbours}`` or a list of edges ``(u, v)``. Vertices are any hashable labels; a
         graph on cells ``(r, c)`` that is a whole grid (``networkx.grid_2d_graph``) is searched with
-        the grid's symmetries, as is a path.
+        the grid's symmetries, as is a path; any other graph with its parts up to isomorphism (every
+        move of a complete graph leaves the same smaller one), and a position that a mirror of the
+        graph maps onto itself (an involution with no vertex next to its image, as a cube's antipodal
+        map) is known to be worth 0.
     grid : tuple of int, optional
         Instead of ``graph``: the ``rows x cols`` grid graph, vertices ``(r, c)``.
     path, cycle : int, optional

@@ -1,0 +1,248 @@
+//! The components reachable from some positions of a [`Board`], tabulated one entry per key,
+//! for the exhaustive misère search (`crate::position::Misere` over an option table): misère
+//! sums do not add up by XOR, so every component that play can reach must be listed.
+//!
+//! Components with one key are the same game (up to the board's symmetries, or isomorphism on a
+//! graph), so they share an entry: on Cram, a region and its translates, turns and mirror images
+//! are one entry, where a table by cells had one per placement.
+//!
+//! ```
+//! use grundy::board::{tabulate_regions, Cram};
+//! use grundy::control::NoControl;
+//! let cram = Cram::new(1, 5).unwrap();
+//! let t = tabulate_regions(&cram, &[cram.empty()], 100, &NoControl).unwrap();
+//! // Every move leaves a strip of 3 (its reduced part: a domino), or a domino and a dead cell:
+//! // two entries, the domino and the start, by size.
+//! assert_eq!(t.keys.len(), 2);
+//! assert_eq!(t.roots, vec![1]);
+//! ```
+
+use super::Board;
+use crate::control::Control;
+use crate::error::{Error, Result};
+use crate::hash::FxMap;
+
+/// An option table of components, entries by size (each option's parts come before it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegionTable {
+    /// Options of entry `i`: `opt_start[i]..opt_start[i + 1]`.
+    pub opt_start: Vec<u64>,
+    /// Parts of option `o`: `parts[part_start[o]..part_start[o + 1]]`.
+    pub part_start: Vec<u64>,
+    /// The entries the options' parts are.
+    pub parts: Vec<u64>,
+    /// Entry `i`'s key ([`Board::key`]), or the start itself for an entry of a start.
+    pub keys: Vec<u128>,
+    /// The entry of each start.
+    pub roots: Vec<u64>,
+}
+
+/// Tabulates the starts (one entry each: a whole position) and every component reachable from
+/// them, by key; each option of an entry is the list of its components' entries (distinct
+/// options only). Polls `ctl` with the entries so far against `limit`.
+///
+/// # Errors
+/// [`Error::SearchLimit`] when there are more than `limit` entries; the error of `ctl`.
+pub fn tabulate_regions<B: Board + ?Sized>(
+    board: &B,
+    starts: &[u128],
+    limit: usize,
+    ctl: &dyn Control,
+) -> Result<RegionTable> {
+    // Entries in the order met: (cells of one of them, key, whether a start).
+    let mut met: Vec<(u128, u128, bool)> = Vec::new();
+    let mut by_key: FxMap<u128, usize> = FxMap::default();
+    let mut by_start: FxMap<u128, usize> = FxMap::default();
+    let over = |n: usize| -> Result<()> {
+        if n > limit {
+            return Err(Error::SearchLimit {
+                message: format!(
+                    "the misère search tabulates the components reachable from these boards (one per \
+                     shape), more than max_positions = {limit}: misère sums do not add up by XOR, so \
+                     every one must be listed"
+                ),
+                limit: limit as u64,
+            });
+        }
+        Ok(())
+    };
+    let mut roots = Vec::with_capacity(starts.len());
+    for &s in starts {
+        let id = *by_start.entry(s).or_insert_with(|| {
+            met.push((s, s, true));
+            met.len() - 1
+        });
+        roots.push(id);
+    }
+    over(met.len())?;
+    let mut options: Vec<Vec<Vec<usize>>> = Vec::new();
+    let (mut opts, mut cells) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < met.len() {
+        if i % 4096 == 0 {
+            ctl.check(met.len() as u64, limit as u64)?;
+        }
+        opts.clear();
+        board.options(met[i].0, &mut opts);
+        let mut mine: Vec<Vec<usize>> = Vec::with_capacity(opts.len());
+        for &o in &opts {
+            cells.clear();
+            board.components(o, &mut cells);
+            let mut parts = Vec::with_capacity(cells.len());
+            for &c in &cells {
+                let k = board.key(c);
+                let id = *by_key.entry(k).or_insert_with(|| {
+                    met.push((c, k, false));
+                    met.len() - 1
+                });
+                parts.push(id);
+            }
+            over(met.len())?;
+            parts.sort_unstable();
+            mine.push(parts);
+        }
+        mine.sort_unstable();
+        mine.dedup();
+        options.push(mine);
+        i += 1;
+    }
+    // By size, the starts after the components of their size: a move removes cells.
+    let mut order: Vec<usize> = (0..met.len()).collect();
+    order.sort_by_key(|&i| (met[i].0.count_ones(), met[i].2, i));
+    let mut id = vec![0u64; met.len()];
+    for (j, &i) in order.iter().enumerate() {
+        id[i] = j as u64;
+    }
+    let mut t = RegionTable {
+        opt_start: vec![0],
+        part_start: vec![0],
+        parts: Vec::new(),
+        keys: order.iter().map(|&i| met[i].1).collect(),
+        roots: roots.iter().map(|&r| id[r]).collect(),
+    };
+    for &i in &order {
+        for o in &options[i] {
+            t.parts.extend(o.iter().map(|&p| id[p]));
+            t.part_start.push(t.parts.len() as u64);
+        }
+        t.opt_start.push(t.part_start.len() as u64 - 1);
+    }
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Cram, NodeKayles, SimpleGraph};
+    use crate::control::NoControl;
+    use crate::engine::testing::Rng;
+    use std::collections::HashMap as Map;
+
+    /// Misère P from the table: a sum of entries (sorted), no move means the mover wins.
+    fn table_p(t: &RegionTable, sum: Vec<u64>, memo: &mut Map<Vec<u64>, bool>) -> bool {
+        if let Some(&p) = memo.get(&sum) {
+            return p;
+        }
+        let mut any = false;
+        let mut p = true;
+        for (k, &e) in sum.iter().enumerate() {
+            for o in t.opt_start[e as usize]..t.opt_start[e as usize + 1] {
+                any = true;
+                let (a, b) = (t.part_start[o as usize], t.part_start[o as usize + 1]);
+                let mut next: Vec<u64> = sum[..k].iter().chain(&sum[k + 1..]).copied().collect();
+                next.extend(&t.parts[a as usize..b as usize]);
+                next.sort_unstable();
+                if table_p(t, next, memo) {
+                    p = false;
+                }
+            }
+        }
+        let r = any && p;
+        memo.insert(sum, r);
+        r
+    }
+
+    /// Misère P of whole positions by the plain options (no components, no keys).
+    fn plain_p(pos: u128, options: &dyn Fn(u128) -> Vec<u128>, memo: &mut Map<u128, bool>) -> bool {
+        if let Some(&p) = memo.get(&pos) {
+            return p;
+        }
+        let opts = options(pos);
+        let r = !opts.is_empty() && opts.iter().all(|&o| !plain_p(o, options, memo));
+        memo.insert(pos, r);
+        r
+    }
+
+    /// Cram and Node Kayles on a cube: the table's misère outcomes equal those of the whole
+    /// positions, for random starts; each part of an option comes before its entry.
+    #[test]
+    fn region_tables_keep_misere_outcomes() {
+        let mut rng = Rng(17);
+        let cram = Cram::new(4, 4).unwrap();
+        let g = cram.grid().clone();
+        let cram_opts = |p: u128| {
+            let mut out = Vec::new();
+            for i in 0..16 {
+                let (r, c) = (i / 4, i % 4);
+                for (r2, c2) in [(r, c + 1), (r + 1, c)] {
+                    if r2 < 4 && c2 < 4 && p & g.cell(r, c) != 0 && p & g.cell(r2, c2) != 0 {
+                        out.push(p & !g.cell(r, c) & !g.cell(r2, c2));
+                    }
+                }
+            }
+            out
+        };
+        let edges: Vec<_> = (0..16usize)
+            .flat_map(|v| (0..4).map(move |b| (v, v ^ 1 << b)))
+            .filter(|&(u, v)| u < v)
+            .collect();
+        let cube = NodeKayles::new(SimpleGraph::new(16, &edges).unwrap());
+        let cube_opts = |p: u128| {
+            (0..16)
+                .filter(|&v| p >> v & 1 == 1)
+                .map(|v| {
+                    edges.iter().fold(p & !(1 << v), |q, &(a, b)| {
+                        if a == v {
+                            q & !(1 << b)
+                        } else if b == v {
+                            q & !(1 << a)
+                        } else {
+                            q
+                        }
+                    })
+                })
+                .collect::<Vec<u128>>()
+        };
+        let (mut m1, mut m2) = (Map::new(), Map::new());
+        for _ in 0..20 {
+            let starts: Vec<u128> = (0..2).map(|_| u128::from(rng.below(1 << 16))).collect();
+            let t = tabulate_regions(&cram, &starts, 1 << 20, &NoControl).unwrap();
+            for (n, w) in t.opt_start.windows(2).enumerate() {
+                for o in w[0]..w[1] {
+                    let (a, b) = (t.part_start[o as usize], t.part_start[o as usize + 1]);
+                    assert!(t.parts[a as usize..b as usize]
+                        .iter()
+                        .all(|&p| p < n as u64));
+                }
+            }
+            for (k, &s) in starts.iter().enumerate() {
+                let want = plain_p(s, &cram_opts, &mut m1);
+                assert_eq!(
+                    table_p(&t, vec![t.roots[k]], &mut Map::new()),
+                    want,
+                    "{s:#x}"
+                );
+            }
+            let s = starts[0];
+            let t = tabulate_regions(&cube, &[s], 1 << 20, &NoControl).unwrap();
+            let want = plain_p(s, &cube_opts, &mut m2);
+            assert_eq!(
+                table_p(&t, vec![t.roots[0]], &mut Map::new()),
+                want,
+                "{s:#x}"
+            );
+        }
+        let err = tabulate_regions(&cram, &[cram.empty()], 10, &NoControl).unwrap_err();
+        assert!(matches!(err, Error::SearchLimit { limit: 10, .. }));
+    }
+}
