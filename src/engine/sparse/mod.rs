@@ -101,6 +101,7 @@ mod sizing;
 mod stats;
 #[cfg(test)]
 mod tests;
+mod verify;
 
 pub use options::SparseOptions;
 pub use stats::SparseStats;
@@ -186,6 +187,10 @@ pub struct TakeAndBreakSparse {
     stats: SparseStats,
     rev: Reversed,
     buf: Buffers,
+    /// A copy verifying a predicted stretch: its blocks run on one thread, and those outside
+    /// the window on `own`, its private copy of the values (see `verify`).
+    solo: bool,
+    own: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 /// Per-block scratch: option sets and value flags of every heap of a block, provisional values.
@@ -314,6 +319,8 @@ impl TakeAndBreakSparse {
             stats: SparseStats::default(),
             rev: Reversed::default(),
             buf: Buffers::default(),
+            solo: false,
+            own: None,
         })
     }
 
@@ -392,6 +399,28 @@ impl Step for TakeAndBreakSparse {
     fn resume<T: Val>(&mut self, g: &[T]) -> Result<usize> {
         self.reset();
         Ok(g.len().saturating_sub(super::RESUME_CHECK))
+    }
+
+    fn fork(&self) -> Option<Self> {
+        Some(self.fork_solo())
+    }
+
+    /// Accounts for the values after those the state covers (all of them again when it covers
+    /// more than `g`).
+    fn advance<T: Val>(&mut self, g: &[T]) {
+        self.sync(g);
+        self.solo = false;
+        self.own = None;
+    }
+
+    fn verify<T: Val>(
+        &mut self,
+        pred: &[T],
+        from: usize,
+        to: usize,
+        ctl: &dyn Control,
+    ) -> Result<Option<(usize, u32)>> {
+        self.verify_stretch(pred, from, to, ctl)
     }
 
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
