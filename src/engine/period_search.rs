@@ -4,7 +4,7 @@
 use super::{Control, Sequence, Step};
 use crate::error::Result;
 use crate::memory;
-use crate::periodicity::{next_scan, Detection, Theorem, FIRST_SCAN};
+use crate::periodicity::{next_scan, Detection, Theorem, FIRST_SCAN, GROWTH};
 
 /// Scratch bytes per value of a period scan ([`crate::periodicity::scan`]) at most: long
 /// sequences take none, but its fallback, the failure function, takes 4.
@@ -28,7 +28,41 @@ pub struct Search {
     pub examined: u64,
 }
 
+/// Scans may add at most this share to the time of computing the values between them, when
+/// they grow by less than [`GROWTH`] (see [`Sequence::next_stage`]).
+const SCAN_SHARE: f64 = 0.1;
+/// Scans grow by at least this much.
+const MIN_GROWTH: f64 = 1.25;
+/// Values before the costs of scanning and computing are known well enough to go by them.
+const MEASURED_FROM: u64 = 1 << 20;
+
 impl<S: Step> Sequence<S> {
+    /// The size to scan after a scan `d` of `G(0..n)`: [`next_scan`], except where that only
+    /// grows the size and predicted stretches are verified on several threads
+    /// ([`Sequence::speculate`]). A candidate is seen only once its period has repeated, and
+    /// from the scan that sees it on, the values up to the size its proof needs are verified on
+    /// every thread; so scans come more often where they cost little beside computing (0.354:
+    /// a scan reads a value in a few nanoseconds, computing one takes 150): by a factor that
+    /// keeps them within [`SCAN_SHARE`] of the time computing, down to [`MIN_GROWTH`].
+    fn next_stage(&self, n: u64, d: &Detection, th: &Theorem) -> u64 {
+        let next = next_scan(n, d, th);
+        let st = &self.stages;
+        let speculating = self
+            .speculation
+            .unwrap_or(rayon::current_num_threads() >= 2);
+        if next != n.saturating_mul(GROWTH)
+            || !speculating
+            || st.computed < MEASURED_FROM
+            || st.scanned < MEASURED_FROM
+        {
+            return next;
+        }
+        let scan = st.scan_ns as f64 / st.scanned as f64;
+        let compute = st.compute_ns as f64 / st.computed as f64;
+        let growth = (1.0 + scan / (compute * SCAN_SHARE)).clamp(MIN_GROWTH, GROWTH as f64);
+        ((n as f64 * growth) as u64).clamp(n + 1, next)
+    }
+
     /// [`Sequence::extend`], proving a period on the way where the rule has a theorem: values
     /// are scanned at the sizes of [`next_scan`] from [`FIRST_SCAN`] (or from the values
     /// computed already); once a period is proven, the rest is filled from it. Kayles to 10^8
@@ -61,7 +95,7 @@ impl<S: Step> Sequence<S> {
                 break; // no room to scan: compute the rest
             }
             let d = self.scan_period(stage as usize);
-            stage = next_scan(stage, &d, &th);
+            stage = self.next_stage(stage, &d, &th);
         }
         self.extend(target, &ctl)
     }
@@ -104,7 +138,7 @@ impl<S: Step> Sequence<S> {
                 });
             }
             last = key;
-            n = next_scan(n, &d, &th).min(max_n);
+            n = self.next_stage(n, &d, &th).min(max_n);
         }
     }
 }
