@@ -244,7 +244,8 @@ fn stages(args: &[String]) {
         "{{\"seconds\": {dt:.4}, \"values\": {}, \"period\": {}, \"preperiod\": {}, \
          \"compute\": {:.4}, \"block_sequential\": {:.4}, \"block_parallel\": {:.4}, \
          \"between_blocks\": {:.4}, \"speculate\": {:.4}, \"speculate_serial\": {:.4}, \
-         \"scan\": {:.4}, \"fill\": {:.4}, \"scans\": {}, \"speculated\": {}, \"refuted\": {}}}",
+         \"scan\": {:.4}, \"watch\": {:.4}, \"fill\": {:.4}, \"scans\": {}, \"watched\": {}, \
+         \"speculated\": {}, \"refuted\": {}}}",
         s.values().len(),
         found.map_or(0, |p| p.period),
         found.map_or(0, |p| p.preperiod),
@@ -255,8 +256,10 @@ fn stages(args: &[String]) {
         sec(g.speculate_ns),
         sec(g.speculate_serial_ns),
         sec(g.scan_ns),
+        sec(g.watch_ns),
         sec(g.fill_ns),
         g.scans,
+        g.watched,
         g.speculated,
         g.refuted,
     );

@@ -26,6 +26,7 @@ pub mod subtraction;
 pub mod take_and_break;
 #[cfg(test)]
 pub(crate) mod testing;
+mod watch;
 pub mod window_mex;
 
 pub use callback::{AllowedFn, OptionList, OptionsFn};
@@ -287,6 +288,14 @@ pub trait Step: Send {
         None
     }
 
+    /// Called on a fork that replaces the step `old` after a speculation (the fork's state is
+    /// the further along): keeps what `old` alone accounts for, statistics for instance.
+    fn adopt(&mut self, _old: Self)
+    where
+        Self: Sized,
+    {
+    }
+
     /// Brings the state of a step from [`Step::fork`] (or one that verified values, whatever
     /// values its state covers) to the state after computing G(0..g.len()) = `g`, without
     /// computing them. Called only on steps whose `fork` gave a copy.
@@ -369,6 +378,8 @@ pub struct Sequence<S> {
     stages: Stages,
     /// Whether predicted stretches are verified speculatively: None, with two threads or more.
     speculation: Option<bool>,
+    /// Looks for a period that has just repeated between the scans of a period search.
+    watch: watch::Watch,
 }
 
 impl<S: Step> Sequence<S> {
@@ -381,6 +392,7 @@ impl<S: Step> Sequence<S> {
             hint: None,
             stages: Stages::default(),
             speculation: None,
+            watch: watch::Watch::default(),
         }
     }
 
@@ -528,6 +540,23 @@ impl<S: Step> Sequence<S> {
                 }
             }
         }
+    }
+
+    /// Room for G(0..target) in the values' storage, so that extending in pieces does not move
+    /// them each time.
+    ///
+    /// # Errors
+    /// [`Error::Memory`] when it cannot be had.
+    fn reserve(&mut self, target: u64) -> Result<()> {
+        let missing = (target as usize).saturating_sub(self.values.len());
+        let r = match &mut self.values {
+            Values::U16(v) => v.try_reserve_exact(missing),
+            Values::U32(v) => v.try_reserve_exact(missing),
+        };
+        r.map_err(|_| Error::Memory {
+            requested: target.saturating_mul(self.values.width()),
+            available: memory::available().unwrap_or(0),
+        })
     }
 
     /// Fills G(len..target) from the proven period `p`: G(n) = G(n - period) + saltus. In

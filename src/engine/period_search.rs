@@ -1,10 +1,11 @@
 //! Searching for a period while computing: both searches follow the one schedule of
 //! [`periodicity::next_scan`], from [`FIRST_SCAN`].
 
-use super::{Control, Sequence, Step};
+use super::{Control, Sequence, Step, Values};
 use crate::error::Result;
 use crate::memory;
 use crate::periodicity::{next_scan, Detection, Theorem, FIRST_SCAN, GROWTH};
+use std::time::Instant;
 
 /// Scratch bytes per value of a period scan ([`crate::periodicity::scan`]) at most: long
 /// sequences take none, but its fallback, the failure function, takes 4.
@@ -35,8 +36,70 @@ const SCAN_SHARE: f64 = 0.1;
 const MIN_GROWTH: f64 = 1.25;
 /// Values before the costs of scanning and computing are known well enough to go by them.
 const MEASURED_FROM: u64 = 1 << 20;
+/// Stages this large or larger are watched (see [`Sequence::extend_watching`]), in pieces of a
+/// `WATCH_PIECES`-th of the values computed (at least `WATCH_PIECE`; all smaller in tests, so
+/// that small games are watched).
+const WATCH_FROM: u64 = if cfg!(test) { 1 << 12 } else { 1 << 22 };
+const WATCH_PIECES: u64 = 64;
+const WATCH_PIECE: u64 = if cfg!(test) { 1 << 9 } else { 1 << 20 };
 
 impl<S: Step> Sequence<S> {
+    /// Whether predicted stretches are verified on several threads ([`Sequence::speculate`]).
+    fn speculating(&self) -> bool {
+        self.speculation
+            .unwrap_or(rayon::current_num_threads() >= 2)
+    }
+
+    /// [`Sequence::extend`] to `stage` for a period search. Where predicted stretches are
+    /// verified in parallel and no candidate is known yet, the values come in pieces, after each
+    /// of which a [`Watch`](super::watch::Watch) looks for a period that has just repeated:
+    /// then it stops there, so that the search scans at once and the rest is verified in
+    /// parallel. Returns the values reached and whether it stopped early.
+    fn extend_watching(&mut self, stage: u64, ctl: &dyn Control) -> Result<(u64, bool)> {
+        let have = self.values.len() as u64;
+        if !self.speculating() || self.hint.is_some() || stage < WATCH_FROM || have >= stage {
+            self.extend(stage, ctl)?;
+            return Ok((stage, false));
+        }
+        let per_heap = self.values.width() + self.step.bytes_per_heap();
+        memory::check((stage - have).saturating_mul(per_heap))?;
+        self.reserve(stage)?;
+        let piece = (have / WATCH_PIECES).max(WATCH_PIECE);
+        let mut n = have;
+        while n < stage {
+            n = (n + piece).min(stage);
+            self.extend(n, ctl)?;
+            let clock = Instant::now();
+            let w = &mut self.watch;
+            let seen = match &self.values {
+                Values::U16(v) => {
+                    w.update(v);
+                    w.recurs(v)
+                }
+                Values::U32(v) => {
+                    w.update(v);
+                    w.recurs(v)
+                }
+            };
+            self.stages.watch_ns += clock.elapsed().as_nanos() as u64;
+            if seen && n < stage {
+                self.stages.watched += 1;
+                return Ok((n, true));
+            }
+        }
+        Ok((stage, false))
+    }
+
+    /// [`Sequence::scan_period`] of `G(0..n)`; after a scan that the watch called for (`early`)
+    /// finds no candidate, the watch keeps quiet for a quarter more values.
+    fn scan_watched(&mut self, n: u64, early: bool) -> Detection {
+        let d = self.scan_period(n as usize);
+        if early && d.candidate.is_none() && d.found.is_none() {
+            self.watch.quiet((n + n / 4) as usize);
+        }
+        d
+    }
+
     /// The size to scan after a scan `d` of `G(0..n)`: [`next_scan`], except where that only
     /// grows the size and predicted stretches are verified on several threads
     /// ([`Sequence::speculate`]). A candidate is seen only once its period has repeated, and
@@ -47,11 +110,8 @@ impl<S: Step> Sequence<S> {
     fn next_stage(&self, n: u64, d: &Detection, th: &Theorem) -> u64 {
         let next = next_scan(n, d, th);
         let st = &self.stages;
-        let speculating = self
-            .speculation
-            .unwrap_or(rayon::current_num_threads() >= 2);
         if next != n.saturating_mul(GROWTH)
-            || !speculating
+            || !self.speculating()
             || st.computed < MEASURED_FROM
             || st.scanned < MEASURED_FROM
         {
@@ -90,12 +150,12 @@ impl<S: Step> Sequence<S> {
         let ctl = Towards(ctl, target);
         let mut stage = (self.values.len() as u64).max(FIRST_SCAN);
         while self.proven.is_none() && stage < target {
-            self.extend(stage, &ctl)?;
-            if memory::check(stage.saturating_mul(SCAN_BYTES)).is_err() {
+            let (n, early) = self.extend_watching(stage, &ctl)?;
+            if memory::check(n.saturating_mul(SCAN_BYTES)).is_err() {
                 break; // no room to scan: compute the rest
             }
-            let d = self.scan_period(stage as usize);
-            stage = self.next_stage(stage, &d, &th);
+            let d = self.scan_watched(n, early);
+            stage = self.next_stage(n, &d, &th);
         }
         self.extend(target, &ctl)
     }
@@ -124,9 +184,10 @@ impl<S: Step> Sequence<S> {
         let mut n = (self.values.len() as u64).max(FIRST_SCAN).min(max_n);
         let mut last = None;
         loop {
-            self.extend(n, ctl)?;
+            let (reached, early) = self.extend_watching(n, ctl)?;
+            n = reached;
             memory::check(n.saturating_mul(SCAN_BYTES))?;
-            let d = self.scan_period(n as usize);
+            let d = self.scan_watched(n, early);
             let key = d.found.map(|p| (p.preperiod, p.period, p.saltus));
             let settled = d
                 .found

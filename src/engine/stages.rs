@@ -18,6 +18,10 @@ pub struct Stages {
     pub scan_ns: u64,
     /// Filling values from a proven period (on every thread).
     pub fill_ns: u64,
+    /// Watching for a period that has just repeated, between scans (see `Sequence::search_period`).
+    pub watch_ns: u64,
+    /// Scans that the watch called for.
+    pub watched: u64,
     /// Period scans made.
     pub scans: u64,
     /// Values the scans read (one pass each).

@@ -413,6 +413,12 @@ impl Step for TakeAndBreakSparse {
         self.own = None;
     }
 
+    /// Keeps the statistics of the engine computing in order (the speculation is timed in
+    /// `Sequence::stages`).
+    fn adopt(&mut self, old: Self) {
+        self.stats = old.stats;
+    }
+
     fn verify<T: Val>(
         &mut self,
         pred: &[T],

@@ -9,7 +9,7 @@
 //! after block, from the predicted values.
 
 use super::block::Check;
-use super::{Buffers, TakeAndBreakSparse};
+use super::{Buffers, SparseStats, TakeAndBreakSparse};
 use crate::engine::sparse_mask::bits_for;
 use crate::engine::{Control, Stop, Val, POLL_INTERVAL};
 use crate::error::Result;
@@ -33,6 +33,7 @@ impl TakeAndBreakSparse {
             buf: Buffers::default(),
             own: None,
             solo: true,
+            stats: SparseStats::default(),
             ..*self
         }
     }
