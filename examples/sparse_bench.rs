@@ -240,9 +240,12 @@ fn stages(args: &[String]) {
     let between = g
         .compute_ns
         .saturating_sub(st.parallel_ns + st.sequential_ns);
+    // Of the sequential part, what more threads take off it (flagged ahead: timed apart when
+    // `SPARSE_AHEAD_AUTO=0` forces it on at one thread; else 0).
+    let in_order = st.sequential_ns.saturating_sub(st.ahead_ns);
     println!(
         "{{\"seconds\": {dt:.4}, \"values\": {}, \"period\": {}, \"preperiod\": {}, \
-         \"compute\": {:.4}, \"block_sequential\": {:.4}, \"block_parallel\": {:.4}, \
+         \"compute\": {:.4}, \"block_sequential\": {:.4}, \"block_ahead\": {:.4}, \"block_parallel\": {:.4}, \
          \"between_blocks\": {:.4}, \"speculate\": {:.4}, \"speculate_serial\": {:.4}, \
          \"scan\": {:.4}, \"watch\": {:.4}, \"fill\": {:.4}, \"scans\": {}, \"watched\": {}, \
          \"speculated\": {}, \"refuted\": {}}}",
@@ -250,7 +253,8 @@ fn stages(args: &[String]) {
         found.map_or(0, |p| p.period),
         found.map_or(0, |p| p.preperiod),
         sec(g.compute_ns),
-        sec(st.sequential_ns),
+        sec(in_order),
+        sec(st.ahead_ns),
         sec(st.parallel_ns),
         sec(between),
         sec(g.speculate_ns),

@@ -12,7 +12,7 @@
 //! stretch is the part of the run after the scan that sees the candidate.
 
 use super::{Control, Sequence, Step, Val, Values};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::periodicity::Period;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -89,6 +89,7 @@ impl<S: Step> Sequence<S> {
         if let Some(s) = out.step {
             let old = std::mem::replace(&mut self.step, s);
             self.step.adopt(old);
+            self.step.prepare(target)?;
         }
         match &self.values {
             Values::U16(v) => self.step.advance(&v[..]),
@@ -99,7 +100,8 @@ impl<S: Step> Sequence<S> {
             self.stages.refuted += 1;
             self.hint = None;
         } else {
-            // Every value up to `len` is the candidate's: a later scan need check only those after.
+            // Every value up to `len` is the candidate's (all up to the size it needs, unless a
+            // fork had no room): a later scan need check only those after.
             self.hint = Some((c, out.len));
         }
         Ok(())
@@ -160,7 +162,8 @@ fn stretch<S: Step, T: Val>(
     let blocks = (end - have).div_ceil(block);
     let (next, first_bad) = (AtomicUsize::new(0), AtomicUsize::new(usize::MAX));
     let stop = AtomicBool::new(false);
-    // Per block that found a wrong value: (block, heap, value); per fork: the end of the last
+    // Per block that found a wrong value: (block, heap, value), or (block, usize::MAX, 0) where
+    // a fork had no room to verify it; per fork: the end of the last
     // block it verified before any wrong value, and the fork; the first error.
     let wrong = Mutex::new(Vec::<(usize, usize, u32)>::new());
     let done = Mutex::new(Vec::<(usize, S)>::new());
@@ -190,6 +193,14 @@ fn stretch<S: Step, T: Val>(
                             verified = None;
                             break;
                         }
+                        // No room for a copy's scratch: the stretch ends before this block,
+                        // and the rest is computed in order.
+                        Err(Error::Memory { .. }) => {
+                            first_bad.fetch_min(k, Ordering::AcqRel);
+                            lock(wrong).push((k, usize::MAX, 0));
+                            verified = None;
+                            break;
+                        }
                         Err(e) => {
                             stop.store(true, Ordering::Relaxed);
                             lock(error).get_or_insert(e);
@@ -209,6 +220,10 @@ fn stretch<S: Step, T: Val>(
     }
     let wrong = wrong.into_inner().unwrap_or_else(|e| e.into_inner());
     let (len, refuted) = match wrong.iter().min() {
+        Some(&(k, usize::MAX, _)) => {
+            g.truncate(have + k * block);
+            (g.len(), false)
+        }
         Some(&(_, n, v)) => {
             g.truncate(n);
             if v <= T::MAX {

@@ -77,7 +77,7 @@ impl TakeAndBreakSparse {
                 }
                 n = chk.len;
             } else {
-                let wrong = self.own_block(pred, n, b);
+                let wrong = self.own_block(pred, n, b)?;
                 if wrong.is_some() {
                     return Ok(wrong);
                 }
@@ -93,7 +93,15 @@ impl TakeAndBreakSparse {
 
     /// One block of at most `b` heaps from `n`, computed on the private copy of the values
     /// (brought up to `pred[..n]` first) and compared with `pred`: the first wrong value.
-    fn own_block<T: Val>(&mut self, pred: &[T], n: usize, b: usize) -> Option<(usize, u32)> {
+    ///
+    /// # Errors
+    /// [`crate::error::Error::Memory`] when the copy does not fit.
+    fn own_block<T: Val>(
+        &mut self,
+        pred: &[T],
+        n: usize,
+        b: usize,
+    ) -> Result<Option<(usize, u32)>> {
         let mut own: Box<dyn Any + Send + Sync> = match self.own.take() {
             Some(v) if v.is::<Vec<T>>() => v,
             _ => Box::new(Vec::<T>::new()),
@@ -103,6 +111,16 @@ impl TakeAndBreakSparse {
             .expect("the private values' type");
         if g.len() > n {
             g.truncate(n);
+        }
+        if g.capacity() < n + b {
+            let more = n + b - g.len();
+            let bytes = (more * std::mem::size_of::<T>()) as u64;
+            crate::memory::check(bytes)?;
+            g.try_reserve(more)
+                .map_err(|_| crate::error::Error::Memory {
+                    requested: bytes,
+                    available: crate::memory::available().unwrap_or(0),
+                })?;
         }
         g.extend_from_slice(&pred[g.len()..n]);
         let r = self.run_block(g, b);
@@ -118,6 +136,6 @@ impl TakeAndBreakSparse {
             Err(Stop::Error(_)) | Ok(()) => wrong,
         };
         self.own = Some(own);
-        wrong
+        Ok(wrong)
     }
 }
