@@ -310,6 +310,32 @@ mod tests {
         }
     }
 
+    /// Pseudo-random codes, searched to 8192 values at 1 to 4 threads (watched from 4096 and
+    /// speculating from 256 values in tests): the values of the exact engine in order.
+    #[test]
+    fn random_codes_search_alike_at_every_thread_count() {
+        let mut rng = crate::engine::testing::Rng(0x5851_f42d_4c95_7f2d);
+        for _ in 0..12 {
+            let d0 = ["0", "4", "4!"][rng.below(3) as usize];
+            let digits: String = (0..1 + rng.below(4))
+                .map(|_| format!("{}", rng.below(8)))
+                .collect();
+            let code = format!("{d0}.{digits}");
+            let mut exact = Sequence::new(TakeAndBreakExact::new(rule(&code)));
+            exact.extend(1 << 14, &NoControl).unwrap();
+            let want = exact.values().to_vec();
+            let mut found = None;
+            for k in 1..=4 {
+                let mut s = Sequence::new(TakeAndBreakSparse::new(rule(&code)).unwrap());
+                let f = pool(k).install(|| s.search_period(1 << 13, &NoControl).unwrap());
+                let got = s.values().to_vec();
+                assert_eq!(got, want[..got.len()], "{code}, {k} threads");
+                let p = f.detection.found;
+                assert_eq!(*found.get_or_insert(p), p, "{code}, {k} threads");
+            }
+        }
+    }
+
     /// Plays back given values; forks, so that a candidate is verified speculatively. Each
     /// value takes `spin` of busy time.
     #[derive(Clone)]
