@@ -80,12 +80,17 @@ impl<S: Step> Sequence<S> {
             Values::U16(v) => stretch(first, v, c, end, threads, ctl, &mut self.stages),
             Values::U32(v) => stretch(first, v, c, end, threads, ctl, &mut self.stages),
         };
-        self.stages.speculate_ns += clock.elapsed().as_nanos() as u64;
-        let out = r?;
+        let out = match r {
+            Ok(out) => out,
+            Err(e) => {
+                self.stages.speculate_ns += clock.elapsed().as_nanos() as u64;
+                return Err(e);
+            }
+        };
         self.stages.speculated += (out.len - have) as u64;
         // The step's state, brought past the values verified: from the fork furthest along,
         // or from its own (at `have`).
-        let clock = Instant::now();
+        let serial = Instant::now();
         if let Some(s) = out.step {
             let old = std::mem::replace(&mut self.step, s);
             self.step.adopt(old);
@@ -95,7 +100,8 @@ impl<S: Step> Sequence<S> {
             Values::U16(v) => self.step.advance(&v[..]),
             Values::U32(v) => self.step.advance(&v[..]),
         }
-        self.stages.speculate_serial_ns += clock.elapsed().as_nanos() as u64;
+        self.stages.speculate_serial_ns += serial.elapsed().as_nanos() as u64;
+        self.stages.speculate_ns += clock.elapsed().as_nanos() as u64;
         if out.refuted {
             self.stages.refuted += 1;
             self.hint = None;
