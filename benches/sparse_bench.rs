@@ -4,6 +4,7 @@
 //! cargo bench --bench sparse_bench                   # the standard cases
 //! cargo bench --bench sparse_bench -- --quick        # the same, 16 times smaller
 //! cargo bench --bench sparse_bench -- 4!.0 1000000 1 2   # one case: CODE N [THREADS...]
+//! cargo bench --bench sparse_bench -- --stages 0.1777 proven 536870912 1   # JSON stages
 //! ```
 //!
 //! Each case prints the wall time, values per second and nanoseconds per value with 1 and 2
@@ -196,8 +197,83 @@ fn case(code: &str, n: u64, threads: &[usize]) {
     }
 }
 
+/// `--stages CODE proven|proving|values N THREADS`: one run through [`Sequence`] (the period
+/// search up to `N` values; the values to `N` with a period search on the way, as Python's
+/// `values` does by default; or without), as the Python API does it, printed as one JSON line:
+/// the seconds, and the seconds of each stage ([`Stages`], and the sparse engine's parts) that
+/// `benchmarks/scaling.py` sums into the time that runs in order. `SPARSE_SPECULATE=1` verifies
+/// predicted stretches speculatively even on one thread (`Sequence::set_speculation`), so that
+/// their share shows; `0` never.
+fn stages(args: &[String]) {
+    let (code, mode) = (&args[0], &args[1]);
+    let n: u64 = args[2].parse().unwrap();
+    let threads: usize = args[3].parse().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let rule = TakeAndBreak::parse(code).unwrap();
+    let t = Instant::now();
+    let (s, found) = pool.install(|| {
+        let mut s = Sequence::new(TakeAndBreakSparse::with_options(rule, options()).unwrap());
+        // Speculation on one thread too, so that its share shows among the stages.
+        s.set_speculation(std::env::var("SPARSE_SPECULATE").ok().map(|v| v == "1"));
+        let found = match mode.as_str() {
+            "proven" => s.search_period(n, &NoControl).unwrap().detection.found,
+            "proving" => {
+                s.extend_proving(n, &NoControl).unwrap();
+                s.proven()
+            }
+            _ => {
+                s.extend(n, &NoControl).unwrap();
+                None
+            }
+        };
+        (s, found)
+    });
+    let dt = t.elapsed().as_secs_f64();
+    let (g, st) = (s.stages(), s.step().stats());
+    let sec = |ns: u64| ns as f64 * 1e-9;
+    // Time outside the sparse engine's blocks while computing in order: the bookkeeping between
+    // blocks (mask, rare list, reversed copy), on one thread.
+    let between = g
+        .compute_ns
+        .saturating_sub(st.parallel_ns + st.sequential_ns);
+    // Of the sequential part, what more threads take off it (flagged ahead: timed apart when
+    // `SPARSE_AHEAD_AUTO=0` forces it on at one thread; else 0).
+    let in_order = st.sequential_ns.saturating_sub(st.ahead_ns);
+    println!(
+        "{{\"seconds\": {dt:.4}, \"values\": {}, \"period\": {}, \"preperiod\": {}, \
+         \"compute\": {:.4}, \"block_sequential\": {:.4}, \"block_ahead\": {:.4}, \"block_parallel\": {:.4}, \
+         \"between_blocks\": {:.4}, \"speculate\": {:.4}, \"speculate_serial\": {:.4}, \
+         \"scan\": {:.4}, \"watch\": {:.4}, \"fill\": {:.4}, \"scans\": {}, \"watched\": {}, \
+         \"speculated\": {}, \"refuted\": {}}}",
+        s.values().len(),
+        found.map_or(0, |p| p.period),
+        found.map_or(0, |p| p.preperiod),
+        sec(g.compute_ns),
+        sec(in_order),
+        sec(st.ahead_ns),
+        sec(st.parallel_ns),
+        sec(between),
+        sec(g.speculate_ns),
+        sec(g.speculate_serial_ns),
+        sec(g.scan_ns),
+        sec(g.watch_ns),
+        sec(g.fill_ns),
+        g.scans,
+        g.watched,
+        g.speculated,
+        g.refuted,
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--stages") {
+        stages(&args[1..]);
+        return;
+    }
     let quick = args.iter().any(|a| a == "--quick");
     if !args.is_empty() && !quick {
         let n: u64 = args.get(1).map_or(1 << 20, |s| s.parse().unwrap());

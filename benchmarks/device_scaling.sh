@@ -17,7 +17,7 @@
 set -euo pipefail
 DEV="${1:?folder with the wheel and sparse_bench}"
 OUT="${2:?folder for the results}"
-CASES="${CASES:-grundy-2^22 grundy-2^25 0.1777-proven 0.354-proven 0.6-2^24-engine 0.354-2^24-engine}"
+CASES="${CASES:-grundy-2^22 grundy-2^24 grundy-2^25 0.1777-proven 0.354-proven 0.6-2^24-engine 0.354-2^24-engine}"
 mkdir -p "$OUT"
 SITE="$(mktemp -d)"
 python3 -m pip install --quiet --no-deps --target "$SITE" "$DEV"/grundy-*-abi3-*.whl
@@ -26,8 +26,11 @@ CORES="$(nproc)"
 { echo "cores: $CORES"; lscpu | grep -E 'Model name|Socket|Core|Thread|L3|NUMA node\(s\)' || true
   uptime; free -g | head -2; } > "$OUT/machine.txt"
 cat "$OUT/machine.txt"
-# Pinned (T threads on cores 0..T-1), one run per thread count: about 5 minutes on 16 cores.
-timeout 420 python3 benchmarks/scaling.py $CASES --pin --json "$OUT/scaling.json" | tee "$OUT/scaling.txt"
+# Pinned (T threads on cores 0..T-1), one run per thread count: about 5 minutes on 16 cores. The
+# one-thread stages (STAGES=1) add a one-thread run per case: left out unless asked for.
+STAGE_ARGS=(--no-stages)
+[ "${STAGES:-0}" = 1 ] && STAGE_ARGS=(--bench "$DEV/sparse_bench")
+timeout 420 python3 benchmarks/scaling.py $CASES --pin "${STAGE_ARGS[@]}" --json "$OUT/scaling.json" | tee "$OUT/scaling.txt"
 for T in 1 "$CORES"; do
     SPARSE_STATS=1 timeout 120 taskset -c "0-$((T - 1))" "$DEV/sparse_bench" '4!.0' 16777216 "$T" \
         > "$OUT/stats_$T.txt" 2>&1 || echo "sparse_bench with $T threads: exit $?" >> "$OUT/stats_$T.txt"

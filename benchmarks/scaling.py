@@ -10,6 +10,13 @@ thread counts alternate within each round and the table shows medians. The colum
 ``threads=None`` (what a user gets without asking); ``best/default`` compares it with the fastest
 thread count (issue 33 asks for at most 1.10). Thread counts above the machine's cores are left out.
 
+After the thread table, a table of the one-thread run by stage (``sparse_bench --stages``, built
+by ``rust_bench.py sparse_bench``; ``--bench PATH`` names another, ``--no-stages``
+leaves it out): the seconds of each stage that runs in order, their share of the run, and the
+speed-up bound that share sets for 2 and 16 threads (Amdahl's law: a bound, not a measurement).
+The stretch a proven run verifies speculatively on every thread is timed apart there (forced on
+at one thread: the same work as computing it in order).
+
 The default cases take about 5 minutes on a 16-core machine (Grundy's game to 2^26 is left to be
 named). The JSON file records the machine (cores, processor, load) and every run, so that tables
 of different machines can be compared; ``python benchmarks/scaling.py --show FILE`` prints one again.
@@ -31,17 +38,43 @@ import time
 # name: expression evaluated with gr and T (the thread count, None for the default).
 CASES = {
     "grundy-2^22": "gr.TakeAndBreak('4!.0').values(2**22, threads=T)",
+    "grundy-2^24": "gr.TakeAndBreak('4!.0').values(2**24, threads=T)",
     "grundy-2^25": "gr.TakeAndBreak('4!.0').values(2**25, threads=T)",
     "0.1777-proven": "gr.TakeAndBreak('0.1777').periodicity(max_n=2**29, threads=T)",
     "0.354-proven": "gr.TakeAndBreak('0.354').periodicity(max_n=2**25, threads=T)",
     "0.6-2^24-engine": "gr.TakeAndBreak('0.6').values(2**24, threads=T, from_period=False)",
     "0.354-2^24-engine": "gr.TakeAndBreak('0.354').values(2**24, threads=T, from_period=False)",
 }
-# Run only when named (about 3 minutes on 16 cores for 1 to 16 threads).
+# Run only when named (about 3 minutes on 16 cores for 1 to 16 threads; Cram by the board search,
+# whose own figures, nodes included, are benchmarks/board.md's).
 EXTRA = {
     "grundy-2^26": "gr.TakeAndBreak('4!.0').values(2**26, threads=T)",
+    "cram-5x8": "gr.cram(5, 8).value(threads=T)",
+    "cram-4x11": "gr.cram(4, 11).value(threads=T)",
 }
 ALL = {**CASES, **EXTRA}
+# The same computation for `sparse_bench --stages` (CODE, MODE, N): the seconds of each stage,
+# from which the time that runs in order is summed (see `stages_table`).
+STAGED = {
+    "grundy-2^22": ("4!.0", "proving", 2**22),
+    "grundy-2^24": ("4!.0", "proving", 2**24),
+    "grundy-2^25": ("4!.0", "proving", 2**25),
+    "grundy-2^26": ("4!.0", "proving", 2**26),
+    "0.1777-proven": ("0.1777", "proven", 2**29),
+    "0.354-proven": ("0.354", "proven", 2**25),
+    "0.6-2^24-engine": ("0.6", "values", 2**24),
+    "0.354-2^24-engine": ("0.354", "values", 2**24),
+}
+# The stages that run on one thread (seconds, from `sparse_bench --stages`), and what they are.
+SERIAL = {
+    "block_sequential": "the blocks' heap-by-heap part (less what is flagged ahead)",
+    "between_blocks": "between blocks (mask, rare list)",
+    "scan": "period scans (counted whole; their hash runs on every thread)",
+    "speculate_serial": "writing predictions, state past them",
+}
+HERE = os.path.dirname(os.path.abspath(__file__))
+#: The sparse_bench for the stages: $SPARSE_BENCH, else the bench target built by rust_bench.py.
+BENCH = os.environ.get("SPARSE_BENCH")
 
 
 def child(case: str, threads: str) -> None:
@@ -84,6 +117,72 @@ def run_one(case: str, threads: int | str, pin: bool) -> dict[str, object]:
     return json.loads(out.strip().splitlines()[-1])
 
 
+def spin(_: int = 0) -> float:
+    """Seconds of a fixed loop of pure Python (one core's work, no memory traffic)."""
+    t = time.perf_counter()
+    s = 0
+    for i in range(3_000_000):
+        s += i
+    return time.perf_counter() - t
+
+
+def calibrate(rounds: int = 3) -> float:
+    """How much faster two processes do two loops than one process does one, alternating, median:
+    2.0 on an idle machine of two cores or more; on a shared one, the most that a second thread
+    can give now, whatever the program (1.0: the machine has no core to spare)."""
+    import multiprocessing as mp
+
+    ratios = []
+    with mp.Pool(2) as pool:
+        for _ in range(rounds):
+            one = pool.apply(spin)
+            t = time.perf_counter()
+            pool.map(spin, [0, 1], chunksize=1)
+            two = time.perf_counter() - t
+            ratios.append(2 * one / two)
+    return statistics.median(ratios)
+
+
+def run_stages(bench: str, case: str) -> dict[str, float]:
+    """One run of ``sparse_bench --stages`` for ``case`` on one thread, speculation and flagging
+    ahead forced on (so that the stretch other threads would verify, and the splits they would flag
+    ahead of the heap-by-heap part, are timed apart from the stages in order)."""
+    code, mode, n = STAGED[case]
+    env = {**os.environ, "SPARSE_SPECULATE": "1", "SPARSE_AHEAD_AUTO": "0"}
+    out = subprocess.run([bench, "--stages", code, mode, str(n), "1"], capture_output=True, text=True,
+                         check=True, env=env).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def amdahl(total: float, serial: float, k: int) -> float:
+    """The speed-up bound of ``k`` threads when ``serial`` of ``total`` seconds runs in order."""
+    return total / (serial + (total - serial) / k) if total > 0 else 1.0
+
+
+def stages_table(report: dict[str, object]) -> str:
+    """Per case, the one-thread seconds of each stage that runs in order (medians), their share,
+    and the bounds they set (Amdahl) for 2 and 16 threads."""
+    staged = report.get("stages") or {}
+    if not staged:
+        return ""
+    head = "".join(f"{k:>18}" for k in SERIAL)
+    lines = ["", "one thread, by stage (sparse_bench --stages, speculation timed apart; seconds, medians):",
+             f"{'case':<20}{'total':>8}{head}{'in order':>10}{'share':>7}  Amdahl bound: 2 threads, 16 threads"]
+    note = ("bound: what the seconds in order allow (Amdahl), not a measurement; pessimistic where the blocks' "
+            "heap-by-heap part shrinks with more threads (it overlaps their first part and confirmations)")
+    for case, runs in staged.items():  # type: ignore[attr-defined]
+        med = {k: statistics.median(r[k] for r in runs) for k in ["seconds", *SERIAL, "speculate"]}
+        serial = sum(med[k] for k in SERIAL)
+        total = med["seconds"]
+        cells = "".join(f"{med[k]:>18.2f}" for k in SERIAL)
+        lines.append(f"{case:<20}{total:>8.2f}{cells}{serial:>10.2f}{serial / total:>7.0%}  "
+                     f"bound {amdahl(total, serial, 2):.2f}x, {amdahl(total, serial, 16):.2f}x"
+                     + (f" (speculated {med['speculate']:.2f} s)" if med["speculate"] else ""))
+    lines.append("stages: " + "; ".join(f"{k}: {v}" for k, v in SERIAL.items()))
+    lines.append(note)
+    return "\n".join(lines)
+
+
 def table(report: dict[str, object]) -> str:
     counts = [str(t) for t in report["threads"]] + ["default"]  # type: ignore[attr-defined]
     lines = [f"{report['machine']['cores']} cores, {report['machine']['processor']}",  # type: ignore[index]
@@ -102,7 +201,11 @@ def table(report: dict[str, object]) -> str:
         lines.append(f"{case:<20}{cells}{speedup}{ratio}  {notes}")
     lines.append(f"seconds, median of {report['repeat']}; load average before {report['machine']['load_before']:.2f}, "
                  f"after {report['load_after']:.2f}")
-    return "\n".join(lines)
+    if "spare" in report:
+        lines.append(f"two processes of a fixed loop ran {report['spare'][0]:.2f}x (before) and "
+                     f"{report['spare'][1]:.2f}x (after) as fast as one: the most a second thread could give "
+                     "(2.00 on an idle machine)")
+    return "\n".join(lines) + stages_table(report)
 
 
 def main() -> None:
@@ -114,6 +217,10 @@ def main() -> None:
     ap.add_argument("--pin", action="store_true", help="pin a run of T threads to cores 0..T-1 with taskset")
     ap.add_argument("--json", default="scaling.json", help="where to write the runs (default scaling.json)")
     ap.add_argument("--show", metavar="FILE", help="print the table of an earlier run's JSON and stop")
+    ap.add_argument("--bench", default=BENCH,
+                    help="sparse_bench for the stages (default: $SPARSE_BENCH, else built by rust_bench.py)")
+    ap.add_argument("--no-stages", action="store_true", help="leave out the one-thread stages")
+    ap.add_argument("--no-default", action="store_true", help="leave out the runs with threads=None")
     ap.add_argument("--child", nargs=2, metavar=("CASE", "THREADS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -133,16 +240,32 @@ def main() -> None:
     wanted = args.threads or [1, 2, 4, 8, 16, cores]
     threads = sorted({t for t in wanted if 1 <= t <= cores})
     report: dict[str, object] = {"machine": info, "threads": threads, "repeat": args.repeat, "pin": args.pin,
-                                 "cases": {}}
+                                 "cases": {}, "stages": {}}
+    if args.bench is None and not args.no_stages:
+        from rust_bench import executable
+
+        args.bench = executable("sparse_bench")
+    staging = not args.no_stages and os.access(args.bench, os.X_OK)
+    spare_before = calibrate() if cores >= 2 else 1.0
+    if not args.no_stages and not staging:
+        print(f"no {args.bench}: stages left out (python benchmarks/rust_bench.py sparse_bench)", file=sys.stderr)
+    counts: list[int | str] = [*threads] if args.no_default else [*threads, "default"]
     for case in args.cases:
-        runs: dict[str, list[dict[str, object]]] = {str(t): [] for t in [*threads, "default"]}
+        runs: dict[str, list[dict[str, object]]] = {str(t): [] for t in counts}
+        staged: list[dict[str, float]] = []
         for _ in range(args.repeat):  # alternating, so that a slow spell of the machine hits every count
-            for t in [*threads, "default"]:
+            for t in counts:
                 runs[str(t)].append(run_one(case, t, args.pin))
                 print(f"  {case} threads={t}: {runs[str(t)][-1]['seconds']:.2f} s", file=sys.stderr, flush=True)
+            if staging and case in STAGED:
+                staged.append(run_stages(args.bench, case))
+                print(f"  {case} stages: {staged[-1]}", file=sys.stderr, flush=True)
         report["cases"][case] = runs  # type: ignore[index]
+        if staged:
+            report["stages"][case] = staged  # type: ignore[index]
         # Written after every case, so that a run cut short (a lent machine's time) keeps its cases.
         report["load_after"] = os.getloadavg()[0]
+        report["spare"] = [spare_before, calibrate() if cores >= 2 else 1.0]
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)
     print(table(report))

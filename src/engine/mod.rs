@@ -20,10 +20,13 @@ pub mod naive;
 mod period_search;
 mod rule;
 pub mod sparse;
+mod speculate;
+mod stages;
 pub mod subtraction;
 pub mod take_and_break;
 #[cfg(test)]
 pub(crate) mod testing;
+mod watch;
 pub mod window_mex;
 
 pub use callback::{AllowedFn, OptionList, OptionsFn};
@@ -33,6 +36,7 @@ pub use rule::{sequence, Solver};
 pub use sparse::mask::{best_mask, find_mask, SparseMask};
 pub use sparse::space::SparseSpace;
 pub use sparse::{SparseOptions, SparseStats, TakeAndBreakSparse};
+pub use stages::Stages;
 pub use subtraction::SubtractionExact;
 pub use take_and_break::TakeAndBreakExact;
 
@@ -41,6 +45,7 @@ use crate::error::{Error, Result};
 use crate::memory;
 use crate::periodicity::{self, Detection, Period, Theorem};
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// Storage type of Grundy values.
 pub trait Val: Copy + Send + Sync + Default + 'static {
@@ -230,6 +235,63 @@ pub trait Step: Send {
     fn resume<T: Val>(&mut self, _g: &[T]) -> Result<usize> {
         Ok(0)
     }
+
+    /// A copy of this step for speculative verification (see [`Step::verify`]), whose state
+    /// [`Step::advance`] brings to any values; None (the default) where no cheap copy exists:
+    /// the values of a predicted stretch are then computed in order as any others.
+    fn fork(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
+    /// Called on a fork that replaces the step `old` after a speculation (the fork's state is
+    /// the further along): keeps what `old` alone accounts for, statistics for instance.
+    fn adopt(&mut self, _old: Self)
+    where
+        Self: Sized,
+    {
+    }
+
+    /// Brings the state of a step from [`Step::fork`] (or one that verified values, whatever
+    /// values its state covers) to the state after computing G(0..g.len()) = `g`, without
+    /// computing them. Called only on steps whose `fork` gave a copy.
+    fn advance<T: Val>(&mut self, _g: &[T]) {}
+
+    /// Speculative verification, on a step from [`Step::fork`]: computes G(n) for `n` in
+    /// `from..to` from `pred[..n]` (values predicted by a period not yet proven) and returns the
+    /// first `n` whose value is not `pred[n]`, with its value (exact when `pred[..n]` is). Only
+    /// reads `pred`, so that blocks of a predicted stretch can be verified on several threads at
+    /// once. `ctl` is polled about every [`POLL_INTERVAL`](crate::control::POLL_INTERVAL).
+    ///
+    /// The default advances the state to `pred[..from]` and calls [`Step::compute`] for each heap.
+    ///
+    /// # Errors
+    /// As [`Step::compute`], or when `ctl` stops the work.
+    fn verify<T: Val>(
+        &mut self,
+        pred: &[T],
+        from: usize,
+        to: usize,
+        ctl: &dyn Control,
+    ) -> Result<Option<(usize, u32)>>
+    where
+        Self: Sized,
+    {
+        self.advance(&pred[..from]);
+        let mut poll = Poller::new(ctl, to as u64);
+        for n in from..to {
+            let v = self.compute(&pred[..n])?;
+            if v != pred[n].get() {
+                return Ok(Some((n, v)));
+            }
+            if n % 64 == 0 {
+                poll.tick(n as u64)?;
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// The default [`Step::extend_to`]: one value at a time with [`Step::compute`], for an override
@@ -268,6 +330,12 @@ pub struct Sequence<S> {
     proven: Option<Period>,
     /// The candidate of the last full scan, and the values it covered.
     hint: Option<(Period, usize)>,
+    /// Wall time by stage.
+    stages: Stages,
+    /// Whether predicted stretches are verified speculatively: None, with two threads or more.
+    speculation: Option<bool>,
+    /// Looks for a period that has just repeated between the scans of a period search.
+    watch: watch::Watch,
 }
 
 impl<S: Step> Sequence<S> {
@@ -278,6 +346,9 @@ impl<S: Step> Sequence<S> {
             values: Values::default(),
             proven: None,
             hint: None,
+            stages: Stages::default(),
+            speculation: None,
+            watch: watch::Watch::default(),
         }
     }
 
@@ -307,6 +378,15 @@ impl<S: Step> Sequence<S> {
     /// proven tail is the one a full scan finds (two proven periods would make the earlier
     /// tail's period a multiple of the later one's, and the later one's start not earliest).
     pub fn scan_period(&mut self, n: usize) -> Detection {
+        let clock = Instant::now();
+        let d = self.scan_period_untimed(n);
+        self.stages.scan_ns += clock.elapsed().as_nanos() as u64;
+        self.stages.scans += 1;
+        self.stages.scanned += n.min(self.values.len()) as u64;
+        d
+    }
+
+    fn scan_period_untimed(&mut self, n: usize) -> Detection {
         let th = self.step.theorem();
         let n = n.min(self.values.len());
         if let Some((c, n1)) = self.hint.filter(|&(_, n1)| n1 <= n) {
@@ -358,6 +438,21 @@ impl<S: Step> Sequence<S> {
         &self.step
     }
 
+    /// Whether predicted stretches of a period search are verified speculatively, on every
+    /// thread ([`Step::verify`]): `None` (the default) where there are two threads or more,
+    /// `Some(true)` even on one (the same work as computing them in order, timed apart in
+    /// [`Sequence::stages`]: what more threads would share), `Some(false)` never. Values are
+    /// the same either way.
+    pub fn set_speculation(&mut self, on: Option<bool>) {
+        self.speculation = on;
+    }
+
+    /// Wall time spent so far in each stage (computing in order, verifying a predicted stretch,
+    /// scanning for a period, filling from one), for the scaling benchmark.
+    pub fn stages(&self) -> Stages {
+        self.stages
+    }
+
     /// Makes G(0..target) available, computing only what is missing.
     ///
     /// # Errors
@@ -370,25 +465,55 @@ impl<S: Step> Sequence<S> {
             return Ok(());
         }
         if let Some(p) = self.proven {
-            return self.fill(p, target, ctl);
+            let clock = Instant::now();
+            let r = self.fill(p, target, ctl);
+            self.stages.fill_ns += clock.elapsed().as_nanos() as u64;
+            return r;
         }
         let per_heap = self.values.width() + self.step.bytes_per_heap();
         memory::check((target - have).saturating_mul(per_heap))?;
         self.step.prepare(target)?;
+        self.speculate(target, ctl)?;
+        let from = self.values.len() as u64;
         loop {
+            let clock = Instant::now();
             let r = match &mut self.values {
                 Values::U16(v) => run(&mut self.step, v, target, ctl),
                 Values::U32(v) => run(&mut self.step, v, target, ctl),
             };
+            self.stages.compute_ns += clock.elapsed().as_nanos() as u64;
             match r {
                 Err(Stop::Overflow) => {
                     memory::check(target.saturating_mul(4))?;
                     self.values.widen();
                 }
-                Err(Stop::Error(e)) => return Err(e),
-                Ok(()) => return Ok(()),
+                Err(Stop::Error(e)) => {
+                    self.stages.computed += self.values.len() as u64 - from;
+                    return Err(e);
+                }
+                Ok(()) => {
+                    self.stages.computed += self.values.len() as u64 - from;
+                    return Ok(());
+                }
             }
         }
+    }
+
+    /// Room for G(0..target) in the values' storage, so that extending in pieces does not move
+    /// them each time.
+    ///
+    /// # Errors
+    /// [`Error::Memory`] when it cannot be had.
+    fn reserve(&mut self, target: u64) -> Result<()> {
+        let missing = (target as usize).saturating_sub(self.values.len());
+        let r = match &mut self.values {
+            Values::U16(v) => v.try_reserve_exact(missing),
+            Values::U32(v) => v.try_reserve_exact(missing),
+        };
+        r.map_err(|_| Error::Memory {
+            requested: target.saturating_mul(self.values.width()),
+            available: memory::available().unwrap_or(0),
+        })
     }
 
     /// Fills G(len..target) from the proven period `p`: G(n) = G(n - period) + saltus. In

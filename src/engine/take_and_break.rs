@@ -369,6 +369,21 @@ impl Step for TakeAndBreakExact {
         Ok(k)
     }
 
+    /// A fresh solver, where [`Step::resume`] rebuilds the state cheaply (ring stores only).
+    fn fork(&self) -> Option<Self> {
+        (self.l == 0 && self.sets[1][0].is_none()).then(|| Self::new(self.rule.clone()))
+    }
+
+    /// Starts afresh and resumes at `g`: the last few sums' sets, recomputed.
+    fn advance<T: Val>(&mut self, g: &[T]) {
+        *self = Self::new(self.rule.clone());
+        let k = self.resume(g).unwrap_or(0);
+        for n in k..g.len() {
+            // Replays the state for heap n (its value is g[n]; compute never fails here).
+            let _ = self.compute(&g[..n]);
+        }
+    }
+
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {
         let n = g.len();
         // Keep every stored set wide enough for the values seen so far.

@@ -15,6 +15,53 @@ use crate::engine::blocks::{
 };
 use crate::engine::Val;
 
+/// Where a window block's values go: pushed onto the values (computing in order), or compared
+/// with those predicted (verifying a predicted stretch, which only reads them).
+pub(super) trait Sink<T: Val> {
+    /// The values known so far, G(0..n) for the next heap n.
+    fn values(&self) -> &[T];
+    /// Takes G(n) = `v` for the next heap n; false when `v` is not the value predicted (it is
+    /// then not taken, and the block ends).
+    fn put(&mut self, v: u32) -> bool;
+}
+
+impl<T: Val> Sink<T> for Vec<T> {
+    #[inline]
+    fn values(&self) -> &[T] {
+        self
+    }
+    #[inline]
+    fn put(&mut self, v: u32) -> bool {
+        self.push(T::new(v));
+        true
+    }
+}
+
+/// Predicted values `pred`, verified up to `len`: the values a verifying block reads.
+pub(super) struct Check<'a, T> {
+    pub pred: &'a [T],
+    pub len: usize,
+    /// The first heap whose value is not the one predicted, and its value.
+    pub wrong: Option<(usize, u32)>,
+}
+
+impl<T: Val> Sink<T> for Check<'_, T> {
+    #[inline]
+    fn values(&self) -> &[T] {
+        &self.pred[..self.len]
+    }
+    #[inline]
+    fn put(&mut self, v: u32) -> bool {
+        if self.pred[self.len].get() == v {
+            self.len += 1;
+            true
+        } else {
+            self.wrong = Some((self.len, v));
+            false
+        }
+    }
+}
+
 /// What the parts of a block read.
 pub(super) struct Ctx<'a> {
     pub(super) eng: &'a TakeAndBreakSparse,
@@ -430,9 +477,9 @@ impl Ctx<'_> {
     /// split; the rare values below the candidate that the windows lack are searched for at
     /// once, beyond the windows. Stops after a heap that is rare (the next block enumerates its
     /// splits) or whose value needs more than six bits. Returns the heaps written.
-    pub(super) fn window_block<T: Val>(
+    pub(super) fn window_block<T: Val, G: Sink<T>>(
         &self,
-        g: &mut Vec<T>,
+        g: &mut G,
         b: usize,
         rows: &mut [u64],
         pending: &mut Pending,
@@ -448,16 +495,17 @@ impl Ctx<'_> {
         let mut pairs = 0;
         for i in 0..b {
             let n = n0 + i;
+            let gv = g.values();
             let mut set = u64::from(eng.zeros.get(n) == Some(&true));
             for &j in &eng.singles {
                 if j < n {
-                    set |= 1u64 << (g[n - j].get() & 63);
+                    set |= 1u64 << (gv[n - j].get() & 63);
                 }
             }
             let row = n.checked_sub(sd.j).map_or(0, |s| {
                 let a1 = sd.amax(s).min(win) + 1;
                 pairs += a1 - 1;
-                fold_word(&g[..n], &eng.rev, eng.simd, s, 1, a1)
+                fold_word(&gv[..n], &eng.rev, eng.simd, s, 1, a1)
             });
             rows[dmax + i] = row;
             set |= row;
@@ -488,12 +536,17 @@ impl Ctx<'_> {
                     .want
                     .fill(&[set], |w| self.classes.word(w, class ^ 1), c, c);
                 pending.i = i;
-                v = self.confirm(&g[..n], pending).unwrap_or(c);
+                v = self.confirm(&gv[..n], pending).unwrap_or(c);
                 stats.searches += 1;
                 stats.search_pairs += std::mem::take(&mut pending.want.examined);
                 stats.search_found += std::mem::take(&mut pending.want.found);
             }
-            g.push(T::new(v));
+            if !g.put(v) {
+                // A value other than the one predicted: not written, and the block ends.
+                stats.sparse_heaps += i as u64 + 1;
+                stats.window_pairs += pairs as u64;
+                return i;
+            }
             if v >= 64 || self.is_rare(space, n, v) {
                 stats.sparse_heaps += i as u64 + 1;
                 stats.window_pairs += pairs as u64;

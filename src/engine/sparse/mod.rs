@@ -105,6 +105,7 @@ pub mod space;
 mod stats;
 #[cfg(test)]
 mod tests;
+mod verify;
 
 pub use options::SparseOptions;
 pub use stats::SparseStats;
@@ -190,6 +191,10 @@ pub struct TakeAndBreakSparse {
     stats: SparseStats,
     rev: Reversed,
     buf: Buffers,
+    /// A copy verifying a predicted stretch: its blocks run on one thread, and those outside
+    /// the window on `own`, its private copy of the values (see `verify`).
+    solo: bool,
+    own: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 /// Per-block scratch: option sets and value flags of every heap of a block, provisional values.
@@ -318,6 +323,8 @@ impl TakeAndBreakSparse {
             stats: SparseStats::default(),
             rev: Reversed::default(),
             buf: Buffers::default(),
+            solo: false,
+            own: None,
         })
     }
 
@@ -396,6 +403,34 @@ impl Step for TakeAndBreakSparse {
     fn resume<T: Val>(&mut self, g: &[T]) -> Result<usize> {
         self.reset();
         Ok(g.len().saturating_sub(super::RESUME_CHECK))
+    }
+
+    fn fork(&self) -> Option<Self> {
+        Some(self.fork_solo())
+    }
+
+    /// Accounts for the values after those the state covers (all of them again when it covers
+    /// more than `g`).
+    fn advance<T: Val>(&mut self, g: &[T]) {
+        self.sync(g);
+        self.solo = false;
+        self.own = None;
+    }
+
+    /// Keeps the statistics of the engine computing in order (the speculation is timed in
+    /// `Sequence::stages`).
+    fn adopt(&mut self, old: Self) {
+        self.stats = old.stats;
+    }
+
+    fn verify<T: Val>(
+        &mut self,
+        pred: &[T],
+        from: usize,
+        to: usize,
+        ctl: &dyn Control,
+    ) -> Result<Option<(usize, u32)>> {
+        self.verify_stretch(pred, from, to, ctl)
     }
 
     fn compute<T: Val>(&mut self, g: &[T]) -> Result<u32> {

@@ -1,7 +1,7 @@
 //! One block: part 1 in parallel, part 2 heap by heap, part 3 confirming on the other threads
 //! (see the module notes of `super`); or, where the window covers every rare heap, one loop.
 
-use super::block::Ctx;
+use super::block::{Ctx, Sink};
 use super::classes::{flag_stride, words_for, Classes};
 use super::mask::bits_for;
 use super::queue::{Ahead, Queue, Shared};
@@ -69,7 +69,7 @@ impl TakeAndBreakSparse {
             .min((FLAGS_PER_TASK / stride).max(16));
         // Small blocks are not worth the other threads' attention.
         let helpers = if (b as u64) * self.work_per_heap >= 4 * TASK_WORK {
-            rayon::current_num_threads() - 1
+            self.threads() - 1
         } else {
             0
         };
@@ -398,8 +398,14 @@ impl TakeAndBreakSparse {
     /// [`TakeAndBreakSparse::run_block`] where the window covers every rare heap: see
     /// [`Ctx::window_block`]. One thread does it all: there is no part 1 left, and hardly any
     /// searches (0.1777: 0.2% of the heaps).
-    fn run_window_block<T: Val>(&mut self, g: &mut Vec<T>, b: usize, bits: u32, win: usize) {
-        let n0 = g.len();
+    pub(super) fn run_window_block<T: Val, G: Sink<T>>(
+        &mut self,
+        g: &mut G,
+        b: usize,
+        bits: u32,
+        win: usize,
+    ) {
+        let n0 = g.values().len();
         let clock = Instant::now();
         let classes = Classes::new(self.space.map_or(u32::MAX, |m| m.mask), 1);
         let mut buf = std::mem::take(&mut self.buf);
@@ -422,12 +428,12 @@ impl TakeAndBreakSparse {
         };
         let mut stats = SparseStats::default();
         let (before, _) = buf.sums.split_at_mut(dmax);
-        stats.rare_pairs += cx.sums_before(&g[..], before);
+        stats.rare_pairs += cx.sums_before(g.values(), before);
         let done = cx.window_block(g, b, &mut buf.sums, &mut buf.pending[0], &mut stats);
-        debug_assert_eq!(g.len(), n0 + done);
+        debug_assert_eq!(g.values().len(), n0 + done);
         stats.sequential_ns += clock.elapsed().as_nanos() as u64;
         stats.blocks += 1;
-        self.commit(&g[..]);
+        self.commit(g.values());
         let heaps = stats.sparse_heaps.max(1);
         self.work_per_heap = (stats.rare_pairs + stats.search_pairs) / heaps + HEAP_COST;
         self.first_per_heap = stats.rare_pairs / heaps + HEAP_COST;

@@ -44,7 +44,7 @@ impl TakeAndBreakSparse {
             // threads confirm), except those flagged ahead; halve the block while they would be
             // more than a thread's share of the work (half with two threads: a tenth left the
             // blocks of 0.354 too small to share).
-            let threads = rayon::current_num_threads();
+            let threads = self.threads();
             let share = match self.opts.producer_share {
                 0 => threads.max(2),
                 k => k,
