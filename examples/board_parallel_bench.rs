@@ -36,8 +36,8 @@ fn main() {
     let threads = flag("--threads").unwrap_or(2) as usize;
     let budget = flag("--budget").unwrap_or(64) << 20;
     let mut split = Split::default();
-    if let Some(d) = flag("--depth") {
-        split.depth = d as u32;
+    if let Some(m) = flag("--mark") {
+        split.mark_cells = m as u32;
     }
     if let Some(c) = flag("--cells") {
         split.min_cells = c as u32;
@@ -79,7 +79,7 @@ fn main() {
     println!(
         "cram {rows}x{cols} threads {threads} split {}/{}: value {v}  time {dt:.3} s  nodes {}  \
          table {} / {} entries ({:.1} MiB)\n  threads:{busy}",
-        split.depth,
+        split.mark_cells,
         split.min_cells,
         s.nodes,
         s.table_entries,
