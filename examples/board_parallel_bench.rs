@@ -5,12 +5,12 @@
 //! cargo run --release --example board_parallel_bench -- 5 8 --threads 2
 //! cargo run --release --example board_parallel_bench -- 5 8 --threads 1       # the plain search
 //! cargo run --release --example board_parallel_bench -- 5 9 --threads 2 --budget 512
-//! cargo run --release --example board_parallel_bench -- 5 8 --threads 2 --depth 1 --cells 30
+//! cargo run --release --example board_parallel_bench -- 5 8 --threads 2 --mark 16 --cells 30
 //! ```
 //!
 //! Prints the value, the wall time, the nodes searched (every thread's) and the table's entries,
 //! then for each thread that ran 10 ms or more (Linux) the seconds it ran and waited for a core.
-//! `--threads 1` takes the plain search; `--depth` and `--cells` set the [`Split`] (default: the
+//! `--threads 1` takes the plain search; `--mark` and `--cells` set the [`Split`] (default: the
 //! search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook.
 
 use grundy::board::Cram;
@@ -20,7 +20,7 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: board_parallel_bench ROWS COLS [--threads K] [--budget MIB] [--depth D] \
+    let usage = "usage: board_parallel_bench ROWS COLS [--threads K] [--budget MIB] [--mark M] \
                  [--cells N] [--mirror]";
     if args.len() < 2 {
         eprintln!("{usage}");

@@ -26,9 +26,10 @@
 //! order, until one settles the question); the others are searched easiest first (least sum of
 //! squared part sizes; among equal ones, in the board's order of options). The game may know
 //! values without search ([`Board::known`]: Cram's symmetry strategies), and so may a caller,
-//! through [`Search::with_known`]. The search polls its
-//! [`Control`] every few thousand nodes (at most every
-//! [`POLL_INTERVAL`](crate::engine::POLL_INTERVAL)), with the nodes searched so far.
+//! through [`Search::with_known`]. The search polls its [`Control`] at a multiple of a few
+//! thousand nodes once [`POLL_INTERVAL`](crate::engine::POLL_INTERVAL) has passed, with the
+//! nodes searched so far. [`Search::value_threads`] runs it on several threads sharing the
+//! tables (ABDADA: see `parallel.rs`).
 //!
 //! ```
 //! use grundy::board::Cram;
@@ -69,7 +70,7 @@ const MIN_BUDGET: u64 = table::MIN_BYTES;
 
 /// Nodes searched between two looks at the clock.
 const POLL_NODES: u64 = 1 << 12;
-/// Nodes searched between two looks at the halt flags of a parallel search.
+/// Nodes searched between two looks at the stop flag of a parallel search.
 const HALT_NODES: u64 = 1 << 6;
 
 /// A caller's known values: `Some(G)` for a component whose value it knows.
@@ -132,7 +133,7 @@ struct Pending {
     known: u32,
     /// The sum of its unknown parts' squared sizes (the order of the search: easiest first).
     cost: u32,
-    /// Put off by a thread of a parallel search (another was in `largest`).
+    /// Put off by a thread of a parallel search (another was in its largest part).
     put_off: bool,
 }
 
@@ -481,8 +482,10 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                 if !p.narrow(set) {
                     return Ok(Settled::Within(p.excluded()));
                 }
-                if let Some(s) = self.answered(c, set) {
-                    return Ok(s);
+                if c.size >= team.mark_cells() {
+                    if let Some(s) = self.answered(c, set) {
+                        return Ok(s);
+                    }
                 }
             }
             if !put_off {
@@ -526,11 +529,10 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         }
     }
 
-    /// A node's first half, the same for one thread and for a split node: the options of `c`
-    /// into `nb.opts`, each option's parts and keys, two equal parts cancelled, and the
-    /// tables' answers, one option at a time (an answer that settles the question spares the
-    /// options after it; working out a few options ahead, so that their probes' cache misses
-    /// overlap, costs more than it saves). Either that settles the node, or `nb.pending` holds
+    /// A node's first half: the options of `c` into `nb.opts`, each option's parts and keys,
+    /// two equal parts cancelled, and the tables' answers, one option at a time (an answer that
+    /// settles the question spares the options after it; working out a few options ahead, so
+    /// that their probes' cache misses overlap, costs more than it saves). Either that settles the node, or `nb.pending` holds
     /// the options still to search, easiest first (the least sum of squared part sizes; among
     /// equal ones, the board's order), and the values G may still have are returned.
     fn open_options(&mut self, c: u128, set: u128, covered: u32, nb: &mut Node) -> Opened {

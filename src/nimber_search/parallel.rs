@@ -99,6 +99,13 @@ impl Team {
         }
     }
 
+    /// The fewest cells of a node the threads mark (and read the table for again after each
+    /// option).
+    #[inline]
+    pub(super) fn mark_cells(&self) -> u32 {
+        self.mark_cells
+    }
+
     /// Whether the threads must stop.
     #[inline]
     pub(super) fn stopped(&self) -> bool {
