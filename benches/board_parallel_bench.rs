@@ -5,12 +5,12 @@
 //! cargo bench --bench board_parallel_bench -- 5 8 --threads 2
 //! cargo bench --bench board_parallel_bench -- 5 8 --threads 1       # the plain search
 //! cargo bench --bench board_parallel_bench -- 5 9 --threads 2 --budget 512
-//! cargo bench --bench board_parallel_bench -- 5 8 --threads 2 --depth 1 --cells 30
+//! cargo bench --bench board_parallel_bench -- 5 8 --threads 2 --mark 16 --cells 30
 //! ```
 //!
 //! Prints the value, the wall time, the nodes searched (every thread's) and the table's entries,
 //! then for each thread that ran 10 ms or more (Linux) the seconds it ran and waited for a core.
-//! `--threads 1` takes the plain search; `--depth` and `--cells` set the [`Split`] (default: the
+//! `--threads 1` takes the plain search; `--mark` and `--cells` set the [`Split`] (default: the
 //! search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook.
 
 use grundy::board::Cram;
@@ -20,7 +20,7 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: board_parallel_bench ROWS COLS [--threads K] [--budget MIB] [--depth D] \
+    let usage = "usage: board_parallel_bench ROWS COLS [--threads K] [--budget MIB] [--mark M] \
                  [--cells N] [--mirror]";
     if args.len() < 2 {
         eprintln!("{usage}");
@@ -36,8 +36,8 @@ fn main() {
     let threads = flag("--threads").unwrap_or(2) as usize;
     let budget = flag("--budget").unwrap_or(64) << 20;
     let mut split = Split::default();
-    if let Some(d) = flag("--depth") {
-        split.depth = d as u32;
+    if let Some(m) = flag("--mark") {
+        split.mark_cells = m as u32;
     }
     if let Some(c) = flag("--cells") {
         split.min_cells = c as u32;
@@ -79,7 +79,7 @@ fn main() {
     println!(
         "cram {rows}x{cols} threads {threads} split {}/{}: value {v}  time {dt:.3} s  nodes {}  \
          table {} / {} entries ({:.1} MiB)\n  threads:{busy}",
-        split.depth,
+        split.mark_cells,
         split.min_cells,
         s.nodes,
         s.table_entries,

@@ -26,9 +26,10 @@
 //! order, until one settles the question); the others are searched easiest first (least sum of
 //! squared part sizes; among equal ones, in the board's order of options). The game may know
 //! values without search ([`Board::known`]: Cram's symmetry strategies), and so may a caller,
-//! through [`Search::with_known`]. The search polls its
-//! [`Control`] every few thousand nodes (at most every
-//! [`POLL_INTERVAL`](crate::control::POLL_INTERVAL)), with the nodes searched so far.
+//! through [`Search::with_known`]. The search polls its [`Control`] at a multiple of a few
+//! thousand nodes once [`POLL_INTERVAL`](crate::control::POLL_INTERVAL) has passed, with the
+//! nodes searched so far. [`Search::value_threads`] runs it on several threads sharing the
+//! tables (ABDADA: see `parallel.rs`).
 //!
 //! ```
 //! use grundy::board::Cram;
@@ -69,7 +70,7 @@ const MIN_BUDGET: u64 = table::MIN_BYTES;
 
 /// Nodes searched between two looks at the clock.
 const POLL_NODES: u64 = 1 << 12;
-/// Nodes searched between two looks at the halt flags of a parallel search.
+/// Nodes searched between two looks at the stop flag of a parallel search.
 const HALT_NODES: u64 = 1 << 6;
 
 /// A caller's known values: `Some(G)` for a component whose value it knows.
@@ -132,6 +133,8 @@ struct Pending {
     known: u32,
     /// The sum of its unknown parts' squared sizes (the order of the search: easiest first).
     cost: u32,
+    /// Put off by a thread of a parallel search (another was in its largest part).
+    put_off: bool,
 }
 
 /// A node's buffers, kept in a pool so that the search allocates only while it goes deeper
@@ -160,8 +163,9 @@ pub struct Search<'a, B: Board + ?Sized> {
     /// Buffers reused by the nodes (one set per level of the recursion).
     pool: Vec<Node>,
     keys: KeyCache,
-    /// Set on a thread of a parallel search: its work is no longer needed once this is.
-    halt: Option<&'a parallel::Halt<'a>>,
+    /// What the threads of a parallel search share (set on each of them): the flag that stops
+    /// them, and the marks of the nodes they are in.
+    team: Option<&'a parallel::Team>,
 }
 
 impl<'a, B: Board + ?Sized> Search<'a, B> {
@@ -204,7 +208,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             nodes: 0,
             pool: Vec::new(),
             keys: KeyCache::new(),
-            halt: None,
+            team: None,
         })
     }
 
@@ -371,27 +375,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     }
 
     /// For a component `c`: `Some(G(c))` when the search settled G(c) (always when it is in
-    /// `set`), `None` when G(c) is not in `set`.
+    /// `set`), `None` when G(c) is not in `set`. The tables' answer when they have one; else
+    /// a search of `c`'s options for the candidates they leave, its answer stored.
     fn in_set(&mut self, c: Part, set: u128, poll: &mut Poller) -> Result<Option<u32>> {
-        self.node(c, set, poll, |s, set, covered, poll| {
-            let mut nb = s.take();
-            let r = s.search_options(c.cells, set, covered, &mut nb, poll);
-            s.pool.push(nb);
-            r
-        })
-    }
-
-    /// A node, whoever searches its options (`search`; a split node shares them among threads):
-    /// the tables' answer when they have one; else `search(self, set, covered, poll)` on the
-    /// candidates they leave, its answer stored. `covered`: the values excluded from 0 up, each
-    /// some option's value (G is past them all), which the options need not be asked for.
-    fn node(
-        &mut self,
-        c: Part,
-        set: u128,
-        poll: &mut Poller,
-        search: impl FnOnce(&mut Self, u128, u32, &mut Poller) -> Result<Settled>,
-    ) -> Result<Option<u32>> {
         let (exact, not) = self.lookup(c);
         if let Some(v) = exact {
             return Ok(Some(v));
@@ -408,10 +394,25 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         if self.nodes % POLL_NODES == 0 {
             poll.tick(self.nodes)?;
         }
-        if self.nodes % HALT_NODES == 0 && self.halt.is_some_and(parallel::Halt::is_set) {
-            return Err(Error::Interrupted);
-        }
-        let r = search(self, set, not.trailing_ones(), poll);
+        // `covered`: the values excluded from 0 up, each some option's value (G is past them
+        // all), which the options need not be asked for.
+        let covered = not.trailing_ones();
+        let mut nb = self.take();
+        let r = match self.team {
+            None => self.search_options(c, set, covered, &mut nb, poll),
+            Some(team) => {
+                if self.nodes % HALT_NODES == 0 && team.stopped() {
+                    self.pool.push(nb);
+                    return Err(Error::Interrupted);
+                }
+                // The other threads put off this node while this one is in it.
+                let mark = team.enter(c);
+                let r = self.search_options(c, set, covered, &mut nb, poll);
+                team.leave(mark);
+                r
+            }
+        };
+        self.pool.push(nb);
         let (key, size) = (c.key, c.size);
         match r? {
             Settled::Exact(g) => {
@@ -437,44 +438,101 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     /// candidate. When G(c) is known to be past `0..covered` (the table excludes them all), each
     /// of those values is some option's, so `p` starts without them, and options are asked only
     /// for the values above: "is G(c) = k?" after 0..k were excluded asks each option "= k?".
+    ///
+    /// On a thread of a parallel search (ABDADA, see [`parallel`]), the options after the first
+    /// that another thread is searching are put off until the others are settled (by then the
+    /// table often holds their answer), and the table is read again for `c` after each option:
+    /// another thread may have settled it meanwhile.
     fn search_options(
         &mut self,
-        c: u128,
+        c: Part,
         set: u128,
         covered: u32,
         nb: &mut Node,
         poll: &mut Poller,
     ) -> Result<Settled> {
-        let mut p = match self.open_options(c, set, covered, nb) {
+        let mut p = match self.open_options(c.cells, set, covered, nb) {
             Opened::Settled(s) => return Ok(s),
             Opened::Open(p) => p,
         };
         let set = set & low_bits(nb.opts.len() + 1);
-        for q in &nb.pending {
-            let wanted = p.wanted();
-            if wanted == 0 {
-                p.settle(None);
-            } else {
-                let parts = &mut nb.parts[q.parts.clone()];
-                parts.sort_unstable_by_key(|r| r.size);
-                let v = self.sum_in_set(parts, xor_set(wanted, q.known), poll)?;
-                p.settle(v.map(|v| v ^ q.known));
+        let Some(team) = self.team else {
+            for i in 0..nb.pending.len() {
+                self.ask_option(nb, i, &mut p, poll)?;
+                if !p.narrow(set) {
+                    return Ok(Settled::Within(p.excluded()));
+                }
             }
-            if !p.narrow(set) {
-                return Ok(Settled::Within(p.excluded()));
+            return p.exact().map(Settled::Exact).ok_or_else(too_large);
+        };
+        let mut put_off = false;
+        for pass in 0..2 {
+            for i in 0..nb.pending.len() {
+                if pass == 0 {
+                    // The eldest option always goes first, even while another thread is in it.
+                    if i > 0 && team.busy(&nb.parts[nb.pending[i].parts.clone()]) {
+                        nb.pending[i].put_off = true;
+                        put_off = true;
+                        continue;
+                    }
+                } else if !nb.pending[i].put_off {
+                    continue;
+                }
+                self.ask_option(nb, i, &mut p, poll)?;
+                if !p.narrow(set) {
+                    return Ok(Settled::Within(p.excluded()));
+                }
+                if c.size >= team.mark_cells() {
+                    if let Some(s) = self.answered(c, set) {
+                        return Ok(s);
+                    }
+                }
+            }
+            if !put_off {
+                break;
             }
         }
-        match p.exact() {
-            Some(g) => Ok(Settled::Exact(g)),
-            None => Err(too_large()),
+        p.exact().map(Settled::Exact).ok_or_else(too_large)
+    }
+
+    /// Asks pending option `i` of `nb` for the values `p` still wants, and settles it in `p`.
+    #[inline]
+    fn ask_option(
+        &mut self,
+        nb: &mut Node,
+        i: usize,
+        p: &mut Values,
+        poll: &mut Poller,
+    ) -> Result<()> {
+        let wanted = p.wanted();
+        if wanted == 0 {
+            p.settle(None);
+            return Ok(());
+        }
+        let q = &nb.pending[i];
+        let known = q.known;
+        let parts = &mut nb.parts[q.parts.clone()];
+        parts.sort_unstable_by_key(|r| r.size);
+        let v = self.sum_in_set(parts, xor_set(wanted, known), poll)?;
+        p.settle(v.map(|v| v ^ known));
+        Ok(())
+    }
+
+    /// What the tables know now of `c` that answers "is G(c) in `set`?" (another thread of a
+    /// parallel search may have stored it since this one opened `c`).
+    #[inline]
+    fn answered(&self, c: Part, set: u128) -> Option<Settled> {
+        match self.table_for(c.size).probe(c.key) {
+            (Some(g), _) => Some(Settled::Exact(g)),
+            (None, not) if set & !u128::from(not) == 0 => Some(Settled::Within(u128::from(not))),
+            _ => None,
         }
     }
 
-    /// A node's first half, the same for one thread and for a split node: the options of `c`
-    /// into `nb.opts`, each option's parts and keys, two equal parts cancelled, and the
-    /// tables' answers, one option at a time (an answer that settles the question spares the
-    /// options after it; working out a few options ahead, so that their probes' cache misses
-    /// overlap, costs more than it saves). Either that settles the node, or `nb.pending` holds
+    /// A node's first half: the options of `c` into `nb.opts`, each option's parts and keys,
+    /// two equal parts cancelled, and the tables' answers, one option at a time (an answer that
+    /// settles the question spares the options after it; working out a few options ahead, so
+    /// that their probes' cache misses overlap, costs more than it saves). Either that settles the node, or `nb.pending` holds
     /// the options still to search, easiest first (the least sum of squared part sizes; among
     /// equal ones, the board's order), and the values G may still have are returned.
     fn open_options(&mut self, c: u128, set: u128, covered: u32, nb: &mut Node) -> Opened {
@@ -522,6 +580,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                     parts: start..unknown,
                     known,
                     cost,
+                    put_off: false,
                 });
             }
         }

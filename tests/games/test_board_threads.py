@@ -1,9 +1,9 @@
-"""Board games on several threads (issue 34): a region of 30 cells or more shares the first levels of its
-search among the threads, all of them writing one table. The value never depends on the thread count:
-the same on 1, 2 and 3 threads and equal to published values (Node Kayles on a path is 0.137, Arc Kayles
+"""Board games on several threads (issues 34 and 40): a region of 20 cells or more is searched by every
+thread at once, all of them writing one table. The value never depends on the thread count:
+the same on 1 to 4 threads and equal to published values (Node Kayles on a path is 0.137, Arc Kayles
 on a path 0.07, a cycle's value follows from the path's); Ctrl-C (here a progress function that raises)
 stops every thread, and the game answers right afterwards. (The Rust tests check the parallel search
-against brute force on small boards, splitting every node.)"""
+against brute force on small boards, every node marked, and the stop within a second.)"""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import grundy as gr
 from grundy.exceptions import ArgumentError, ArgumentTypeError
 
 MIB = 1 << 20
-THREADS = [1, 2, 3]
+THREADS = [1, 2, 3, 4]
 
 
 @pytest.mark.parametrize("threads", THREADS)
@@ -31,7 +31,7 @@ def test_paths_and_cycles_match_published_values(threads):
 
 def random_graph(rng, n):
     """The edges of a random graph on ``n`` vertices, each joined to one of the three before it, with a
-    few chords as short: one component (so the search splits), quick to search."""
+    few chords as short: one component (so every thread searches it), quick to search."""
     edges = [(rng.randrange(max(0, v - 3), v), v) for v in range(1, n)]
     chords = [(v - rng.randrange(2, 5), v) for v in rng.sample(range(5, n), 3)]
     return sorted(set(edges + chords))
@@ -40,7 +40,7 @@ def random_graph(rng, n):
 def test_values_do_not_depend_on_the_threads():
     rng = random.Random(34)
     for _ in range(12):
-        graph = random_graph(rng, rng.randrange(44, 50))  # 42 to 49 vertices left: the search splits from 40
+        graph = random_graph(rng, rng.randrange(44, 50))  # 42 to 49 vertices left: every thread searches
         for make in (gr.node_kayles, gr.arc_kayles):
             # A fresh game (table) for each thread count: nothing carried over from another.
             values = {k: make(graph, memory=MIB).value(threads=k) for k in THREADS}
@@ -80,12 +80,12 @@ class Stop(Exception):
 
 
 def test_an_error_in_progress_stops_every_thread():
-    g = gr.cram(5, 8, memory=16 * MIB)  # 40 cells: the search splits; seconds of work
+    g = gr.cram(5, 8, memory=16 * MIB)  # 40 cells: every thread searches; seconds of work
 
     def boom(done, total):
         raise Stop(done)
 
-    for threads in (2, None):
+    for threads in (1, 2, 3, 4, None):
         with pytest.raises(Stop):
             g._core.value(g._core.start, boom, threads)
     assert g.stats()["nodes"] > 0

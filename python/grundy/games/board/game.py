@@ -5,9 +5,9 @@ Each game is a :class:`BoardGame` (:func:`cram`, :func:`node_kayles`, :func:`arc
 or the graph with some vertices removed. The value of one position is found by depth-first search
 over "is G in S?" questions (pruning what cannot change the answer), splitting a board into its
 independent regions and keeping what it learns in a fixed-size table (``memory`` bytes, a quarter
-of the machine's memory by default), without the GIL; Ctrl-C stops it. On a large board the
-first levels of the search are shared among the cores (``threads=``), all of them reading and
-writing the one table. A :class:`BoardState` is a
+of the machine's memory by default), without the GIL; Ctrl-C stops it. On a large board every
+core searches (``threads=``), all of them reading and writing the one table, each putting off
+what another is searching. A :class:`BoardState` is a
 component of a :class:`~grundy.Position`, which lists the winning moves.
 
 >>> import grundy as gr
@@ -345,8 +345,8 @@ class BoardGame:
             As :meth:`state` takes it; the start by default.
         threads : int, optional
             The most threads used (default: every core, or ``RAYON_NUM_THREADS``). A region of
-            40 cells or more shares the first levels of its search among them; a smaller one
-            takes one thread, which is faster there. The value never depends on it.
+            20 cells or more is searched by all of them at once; a smaller one takes one thread,
+            which is faster there. The value never depends on it.
 
         Returns
         -------

@@ -1,0 +1,95 @@
+"""The board search on 1 and more threads (issue 40): Cram 5x8, 5x9 and 4x11 by default.
+
+Runs ``benches/board_parallel_bench.rs`` on each board, the thread counts one after the other,
+``--runs`` rounds (1, 2, 1, 2, ...: alternating, so a load that comes and goes hits every count
+alike), and prints per board and thread count the median wall time, the median CPU time of the
+process, the speed-up over the first thread count, and the nodes searched (median, and the
+spread) with their ratio to the first count's. Node counts do not depend on the load; times do:
+the load average (``/proc/loadavg``) is printed before and after.
+
+Usage (from the repository root; the bench is built first, by ``rust_bench.py``)::
+
+    python benchmarks/board_threads.py                       # 5x8 5x9 4x11, threads 1 2, 3 runs
+    python benchmarks/board_threads.py 5x8 --threads 1 2 3 4 --runs 5
+
+The table budget is 64 MiB, 512 MiB for 5x9 (``--budget`` sets one for every board).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+#: The board_parallel_bench executable: $BOARD_PARALLEL_BENCH, else built by rust_bench.py in main().
+BENCH = os.environ.get("BOARD_PARALLEL_BENCH", "")
+BUDGETS = {"5x9": 512}
+
+
+def load() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def run(rows: int, cols: int, threads: int, budget: int) -> tuple[int, float, float, int]:
+    """Value, wall seconds, CPU seconds and nodes of one search."""
+    cmd = [BENCH, str(rows), str(cols), "--threads", str(threads), "--budget", str(budget)]
+    before = os.times()
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    m = re.search(r"value (\d+)\s+time ([0-9.]+) s\s+nodes (\d+)", out)
+    if not m:
+        sys.exit(f"unexpected output of {BENCH}: {out!r}")
+    return int(m.group(1)), float(m.group(2)), cpu, int(m.group(3))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("boards", nargs="*", default=["5x8", "5x9", "4x11"])
+    ap.add_argument("--threads", nargs="+", type=int, default=[1, 2])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--budget", type=int, help="MiB (default 64, 512 for 5x9)")
+    args = ap.parse_args()
+    global BENCH
+    if not BENCH:
+        from rust_bench import executable
+
+        BENCH = executable("board_parallel_bench")
+    print(f"load average before: {load()}")
+    print("| Cram | threads | time (median) | CPU (median) | speed-up | nodes (median) | nodes spread | nodes ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for board in args.boards:
+        rows, cols = (int(x) for x in board.split("x"))
+        budget = args.budget or BUDGETS.get(board, 64)
+        got: dict[int, list[tuple[int, float, float, int]]] = {t: [] for t in args.threads}
+        for _ in range(args.runs):
+            for t in args.threads:
+                got[t].append(run(rows, cols, t, budget))
+        values = {v for rs in got.values() for v, *_ in rs}
+        if len(values) != 1:
+            sys.exit(f"Cram {board}: values differ between thread counts: {got}")
+        base = args.threads[0]
+        t0 = statistics.median(r[1] for r in got[base])
+        n0 = statistics.median(r[3] for r in got[base])
+        for t in args.threads:
+            wall = statistics.median(r[1] for r in got[t])
+            cpu = statistics.median(r[2] for r in got[t])
+            nodes = [r[3] for r in got[t]]
+            n = statistics.median(nodes)
+            print(
+                f"| {board} | {t} | {wall:.3f} s | {cpu:.2f} s | {t0 / wall:.2f}x | {n:,.0f} | "
+                f"{min(nodes):,} to {max(nodes):,} | {n / n0:.3f} |"
+            )
+        sys.stdout.flush()
+    print(f"load average after: {load()}")
+
+
+if __name__ == "__main__":
+    main()
