@@ -10,15 +10,19 @@ call the executable itself, so that cargo's own start is not timed.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+
+#: The repository root (the bench targets are its package's).
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 
 
 def executable(name: str) -> str:
     """The path of the bench target ``name``'s executable, built first (``cargo bench --no-run``)."""
     out = subprocess.run(
         ["cargo", "bench", "--quiet", "--no-run", "--bench", name, "--message-format=json"],
-        check=True, capture_output=True, text=True,
+        check=True, capture_output=True, text=True, cwd=ROOT,
     ).stdout
     for line in out.splitlines():
         msg = json.loads(line)
