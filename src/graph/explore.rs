@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use grundy::control::NoControl;
-//! use grundy::graph::explore::{explore, expand, IntStates, Options, Rule};
+//! use grundy::graph::explore::{explore, expand, IntStates, Options, Rule, States};
 //! use grundy::graph::state::StateGraph;
 //! use grundy::Error;
 //!
