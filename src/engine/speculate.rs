@@ -259,7 +259,7 @@ fn lock<X>(m: &Mutex<X>) -> std::sync::MutexGuard<'_, X> {
 mod tests {
     use super::*;
     use crate::control::NoControl;
-    use crate::engine::testing::pool;
+    use crate::engine::testing::{pool, Deadline};
     use crate::engine::{Stages, TakeAndBreakExact, TakeAndBreakSparse};
     use crate::error::Error;
     use crate::periodicity::Theorem;
@@ -412,19 +412,6 @@ mod tests {
         }
     }
 
-    /// Fails every check once `at` has passed.
-    struct After(Instant);
-
-    impl Control for After {
-        fn check(&self, _: u64, _: u64) -> Result<()> {
-            if Instant::now() >= self.0 {
-                Err(Error::Interrupted)
-            } else {
-                Ok(())
-            }
-        }
-    }
-
     /// An interruption stops the speculation on every thread within a second, and leaves the
     /// values computed before it (no predicted value stays).
     #[test]
@@ -437,7 +424,7 @@ mod tests {
             s.scan_period(10_300);
             s.step.1 = Duration::from_micros(400);
             let start = Instant::now();
-            let stop = After(start + Duration::from_millis(150));
+            let stop = Deadline(start + Duration::from_millis(150));
             let r = pool(k).install(|| s.extend(30_000, &stop));
             let took = start.elapsed();
             assert_eq!(r, Err(Error::Interrupted), "{k} threads");

@@ -25,6 +25,19 @@ impl Control for StopAt {
     }
 }
 
+/// A control that interrupts every check once its instant has passed.
+pub struct Deadline(pub std::time::Instant);
+
+impl Control for Deadline {
+    fn check(&self, _: u64, _: u64) -> Result<()> {
+        if std::time::Instant::now() >= self.0 {
+            Err(Error::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+}
+
 /// A rayon pool of `k` threads, for running a computation with a given thread count.
 pub fn pool(k: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()

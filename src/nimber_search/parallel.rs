@@ -337,7 +337,7 @@ mod tests {
     use super::*;
     use crate::board::{brute, ArcKayles, Chomp, Cram, NodeKayles, SimpleGraph};
     use crate::control::NoControl;
-    use crate::engine::testing::{pool, Rng};
+    use crate::engine::testing::{pool, Deadline, Rng};
     use std::time::Instant;
 
     /// Every thread count this file tests.
@@ -447,19 +447,6 @@ mod tests {
         matches_one_thread(&chomp, chomp.start(), 2, 14);
     }
 
-    /// A control that fails once its time is up.
-    struct Until(Instant);
-
-    impl Control for Until {
-        fn check(&self, _: u64, _: u64) -> Result<()> {
-            if Instant::now() >= self.0 {
-                Err(Error::Interrupted)
-            } else {
-                Ok(())
-            }
-        }
-    }
-
     /// A failing control stops the search with its error within a second, on every thread
     /// count: the call returns only once every thread it started has stopped (their scope
     /// ends), and the nodes they searched are counted. The search answers right after.
@@ -477,7 +464,7 @@ mod tests {
             let pool = pool(threads);
             for zero in [false, true] {
                 let t = Instant::now();
-                let stop = Until(t + Duration::from_millis(100));
+                let stop = Deadline(t + Duration::from_millis(100));
                 let (r, nodes) = if zero {
                     let mut search = Search::new(&wide, 1 << 20).unwrap();
                     let r = search.is_zero_threads(twice, &stop, Some(&pool), Split::default());
@@ -502,7 +489,7 @@ mod tests {
         }
     }
 
-    fn stop_never() -> Until {
-        Until(Instant::now() + Duration::from_secs(3600))
+    fn stop_never() -> Deadline {
+        Deadline(Instant::now() + Duration::from_secs(3600))
     }
 }
