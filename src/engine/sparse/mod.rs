@@ -84,14 +84,13 @@
 
 use super::blocks::{simd_available, Reversed, Want};
 use super::{Step, StepResult, Val};
-use crate::control::{Control, POLL_INTERVAL};
+use crate::control::{Control, Poller};
 use crate::error::{Error, Result};
 use crate::rules::TakeAndBreak;
 use block::Ctx;
 use classes::{flag_stride, words_for, Classes, SplitDigit};
 use mask::{bits_for, Histogram, SparseMask};
 use space::SparseSpace;
-use std::time::Instant;
 
 mod block;
 mod bookkeeping;
@@ -486,15 +485,12 @@ impl Step for TakeAndBreakSparse {
         ctl: &dyn Control,
     ) -> StepResult<()> {
         self.sync(g);
-        let mut last = Instant::now();
+        let mut poll = Poller::new(ctl, target);
         while (g.len() as u64) < target {
             self.reevaluate(g);
             let b = self.block_len(g.len(), target - g.len() as u64);
             self.run_block(g, b)?;
-            if last.elapsed() >= POLL_INTERVAL {
-                ctl.check(g.len() as u64, target)?;
-                last = Instant::now();
-            }
+            poll.tick(g.len() as u64)?;
         }
         Ok(())
     }
