@@ -39,7 +39,7 @@ pub use cram::Cram;
 pub use graph::SimpleGraph;
 pub use grid::{Grid, MAX_CELLS};
 pub use node_kayles::NodeKayles;
-pub use regions::{tabulate_regions, RegionTable};
+pub use regions::{estimate_entries, tabulate_regions, RegionTable, REFUSE_FACTOR};
 
 /// What a game knows of a component's value without searching it ([`Board::known`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

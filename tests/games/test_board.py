@@ -365,6 +365,10 @@ def test_misere_tables_one_entry_per_shape_and_refuse_past_the_limit():
         assert m.after[0] in game.start.options() and pos.play(m).outcome(misere=True) == "P"
     with pytest.raises(gr.SearchLimitError, match="12 free cells of cram.3, 4. are past reach"):
         pos.outcome(misere=True, max_positions=20)
+    # Cram 5 x 7's table (about 3 million shapes) is refused from the sizes of its first levels, long
+    # before a million entries are listed.
+    with pytest.raises(gr.SearchLimitError, match=r"about 9\.\d million by the sizes of its first 5 levels"):
+        gr.cram(5, 7, memory=MIB).position().outcome(misere=True)
     # Node Kayles on the 4-cube, isomorphic regions merged: against the brute force over whole positions.
     edges = [(u, u ^ 1 << b) for u in range(16) for b in range(4) if u < u ^ 1 << b]
     cube = gr.node_kayles({v: [b for a, b in edges if a == v] for v in range(16)}, memory=MIB)

@@ -136,7 +136,7 @@ class BoardComponents:
             cells = max(s.free.bit_count() for s in self.states)
             raise SearchLimitError(
                 f"{e}; boards of {cells} free cells of {self.label()} are past reach at this limit (Cram 5 x 6, "
-                "30 cells, lists 246,348 shapes; 5 x 7 and 6 x 6 more than a million): try smaller boards or "
+                "30 cells, lists 246,348 shapes; 5 x 7 and 6 x 6 about 3 million): try smaller boards or "
                 "raise max_positions",
                 e.limit,
             ) from None
