@@ -26,7 +26,8 @@ from .analysis.periodicity import DEFAULT_MAX_N, period_text, sparse_text
 from .games import Game, Subtraction, TakeAndBreak
 from .play import Position
 from .surveys import survey
-from .surveys.atlas import atlas, parse_boards, results_markdown
+from .surveys.atlas import atlas, parse_boards
+from .surveys.results import results_markdown
 
 GAME_HELP = "take-and-break code (0.77, 4!.0) or subtraction set (S1,2,3)"
 

@@ -8,7 +8,8 @@ import pytest
 import grundy as gr
 from grundy.__main__ import main
 from grundy.surveys import atlas as atlas_module
-from grundy.surveys.atlas import COLUMNS, Board, atlas, load_atlas, parse_boards, results_markdown
+from grundy.surveys.atlas import COLUMNS, Board, atlas, parse_boards
+from grundy.surveys.results import load_atlas, results_markdown
 
 MIB = 1 << 20
 

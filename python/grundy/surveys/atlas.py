@@ -7,8 +7,8 @@ boards already solved, and those that ran out of a budget at least as large as t
 A board that ran out of its budget is stored as such (status ``"timeout"``, with its budget and the
 nodes it searched), and runs again only when a larger budget is given. Each row records the machine
 and the commit that computed it; a value that disagrees with a published one raises a warning and is
-marked in the table. :func:`results_markdown` writes the table as the page ``docs/results.md``;
-:func:`load_atlas` reads a store or such a page back as a DataFrame.
+marked in the table. :mod:`grundy.surveys.results` writes the table as the page ``docs/results.md``
+and reads a store or such a page back as a DataFrame.
 
 >>> import os, tempfile
 >>> store = os.path.join(tempfile.mkdtemp(), "atlas.sqlite")
@@ -42,7 +42,7 @@ from .worker import survey_one
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Board", "atlas", "load_atlas", "parse_boards", "results_markdown", "second_method"]
+__all__ = ["Board", "atlas", "load_store", "parse_boards", "second_method"]
 
 #: The games of the atlas: a short name on the command line, and the game's own.
 GAMES = {"nk": "node_kayles", "node_kayles": "node_kayles", "cram": "cram"}
@@ -211,7 +211,7 @@ def commit() -> str:
 
     A checkout whose code (``python/``, ``src/``) differs from its commit says ``-dirty``.
     """
-    from .. import __version__
+    from .._core import __version__
 
     here = Path(__file__).resolve().parent
     try:
@@ -274,7 +274,8 @@ def atlas(
     Returns
     -------
     pandas.DataFrame
-        One row per board asked for that the store holds (see :func:`load_atlas` for the columns).
+        One row per board asked for that the store holds (the columns of
+        :func:`grundy.surveys.results.load_atlas`).
         ``df.attrs``: ``computed`` (boards searched by this call), ``interrupted`` (Ctrl-C),
         ``disagreements`` (boards whose value differs from the published one).
 
@@ -420,42 +421,12 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return df
 
 
-def load_atlas(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """The atlas a store holds (``.sqlite``, ``.db``) or a results page (``.md``) shows, as a DataFrame.
+def load_store(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """The atlas a store holds, one row per board, sorted by game, rows and columns (see :func:`atlas`).
 
-    Parameters
-    ----------
-    path : str or path-like
-        A store written by :func:`atlas`, or the markdown :func:`results_markdown` wrote.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per board, sorted by game, rows and columns. Columns: game, board, rows, cols,
-        cells, status (``"solved"``, ``"timeout"`` or ``"error"``), value, published (the
-        published value, if any), agrees (with it), checked (the tests find the value by a second
-        method too), nodes (searched), seconds, budget (the seconds allowed), threads, machine,
-        commit, date (UTC), command (that reproduces the row).
-
-    Raises
-    ------
-    MissingFileError
-        If there is no such file (a FileNotFoundError).
-    InvalidFileError
-        If a store is not a survey store (a ValueError).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> _ = atlas(parse_boards("nk:3x1-3"), budget=10, store=os.path.join(folder, "a.sqlite"), progress=False)
-    >>> page = os.path.join(folder, "results.md")
-    >>> results_markdown(os.path.join(folder, "a.sqlite"), page)
-    >>> load_atlas(page).value.tolist() == load_atlas(os.path.join(folder, "a.sqlite")).value.tolist() == [2, 1, 1]
-    True
+    Raises :class:`grundy.MissingFileError` if there is no such file, :class:`grundy.InvalidFileError`
+    if it is not a survey store.
     """
-    if os.fspath(path).endswith(".md"):
-        return _read_markdown(Path(path))
     st = Store(path, read_only=True)
     try:
         rows = _rows(st.rows())
@@ -463,142 +434,3 @@ def load_atlas(path: str | os.PathLike[str]) -> pd.DataFrame:
         st.close()
     rows.sort(key=lambda r: (r["game"], r["rows"], r["cols"]))
     return _frame(rows)
-
-
-# -- the results page -----------------------------------------------------------------------------
-_SHOWN = ["board", "value", "published", "checked", "status", "nodes", "seconds", "threads", "machine", "commit",
-          "date", "command"]  # fmt: skip
-
-
-def _cell(c: str, v: Any) -> str:
-    import pandas as pd
-
-    if v is None or v is pd.NA or (isinstance(v, float) and v != v):
-        return ""
-    if c in ("agrees", "checked"):
-        return "yes" if v else "no"
-    if c == "seconds":
-        return f"{v:.2f}"
-    if c == "command":
-        return f"`{v}`"
-    return str(v).replace("|", "/")
-
-
-def results_markdown(store: str | os.PathLike[str], path: str | os.PathLike[str], intro: str | None = None) -> None:
-    """Write the atlas a store holds as a markdown page: an introduction, then a table per game and rows.
-
-    Parameters
-    ----------
-    store : str or path-like
-        The atlas's store.
-    path : str or path-like
-        The page to write (replaced).
-    intro : str, optional
-        The text above the tables (default: what each column means, and how to rerun).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> _ = atlas(parse_boards("cram:3x4"), budget=10, store=os.path.join(folder, "a.sqlite"), progress=False)
-    >>> results_markdown(os.path.join(folder, "a.sqlite"), os.path.join(folder, "r.md"))
-    >>> "| 3 x 4 | 1 |" in open(os.path.join(folder, "r.md")).read()
-    True
-    """
-    df = load_atlas(store)
-    lines = [intro if intro is not None else INTRO, ""]
-    for (game, rows), part in df.groupby(["game", "rows"], sort=True):
-        part = part.sort_values("cols")
-        lines += [f"## {game}, {rows} x n", ""]
-        bad = part[part.agrees.eq(False).fillna(False)]
-        if len(bad):
-            lines += [f"**Disagrees with the published value: {', '.join(bad.board)}.**", ""]
-        lines.append("| " + " | ".join(_SHOWN) + " |")
-        lines.append("|" + "|".join("---:" if c in ("value", "published", "nodes", "seconds") else "---"
-                                    for c in _SHOWN) + "|")  # fmt: skip
-        for _, r in part.iterrows():
-            cells = [_cell(c, r[c]) for c in _SHOWN]
-            if r["status"] == "timeout":
-                cells[_SHOWN.index("value")] = f"> {r['budget']:g} s"
-            if r["agrees"] is False:
-                cells[_SHOWN.index("value")] = f"**{cells[_SHOWN.index('value')]} (disagrees)**"
-            lines.append("| " + " | ".join(cells) + " |")
-        lines.append("")
-    Path(path).write_text("\n".join(lines), encoding="utf-8")
-
-
-def _read_markdown(path: Path) -> pd.DataFrame:
-    """The rows of the tables of a results page (what :func:`results_markdown` wrote)."""
-    from ..exceptions import MissingFileError
-
-    if not path.is_file():
-        raise MissingFileError(f"no results page at {path}")
-    rows, game = [], None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"## (Node Kayles|Cram), \d+ x n", line)
-        if m:
-            game = {v: k for k, v in _TITLES.items()}[m[1]]
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if game is None or not line.startswith("| ") or cells[0] == "board" or len(cells) != len(_SHOWN):
-            continue
-        d = dict(zip(_SHOWN, cells, strict=True))
-        rows_, cols = (int(x) for x in d["board"].split(" x "))
-        m = re.search(r"--budget (\S+)", d["command"])
-        budget = None if m is None or m[1] == "none" else float(m[1])
-        value = re.match(r"\**(\d+)", d["value"])
-        extra = {
-            "game": game,
-            "rows": rows_,
-            "cols": cols,
-            "nodes": int(d["nodes"]) if d["nodes"] else None,
-            "threads": int(d["threads"]) if d["threads"] else None,
-            **{c: d[c] or None for c in ("machine", "commit", "date")},
-            "command": d["command"].strip("`") or None,
-        }
-        rows += _rows([{
-            "status": d["status"],
-            "value": None if value is None else int(value[1]),
-            "seconds": float(d["seconds"]) if d["seconds"] else None,
-            "timeout": budget,
-            "extra": extra,
-        }])  # fmt: skip
-    rows.sort(key=lambda r: (r["game"], r["rows"], r["cols"]))
-    return _frame(rows)
-
-
-INTRO = """\
-# Results: Node Kayles and Cram on rectangles
-
-The values of Node Kayles on m x n grids and of Cram on m x n rectangles that grundy's board search
-(`gr.node_kayles(grid=(m, n)).value()`, `gr.cram(m, n).value()`) found, each within a time budget,
-written by `python -m grundy atlas` from its store. One table per game and number of rows; the
-columns:
-
-- **board**: rows x columns; **value**: the Grundy value of the empty board (`> B s` when the
-  search ran out of its budget of B seconds: then *nodes* and *seconds* say how far it got);
-- **published**: the published value, where there is one (OEIS A316632 for Node Kayles 3 x n,
-  n <= 16; Beling's Cram table, beling/impartial-games README, November 2025). A value that
-  differs is printed in bold with *(disagrees)*, and the atlas warns when it finds it;
-- **checked**: *yes* when the test suite also computes the value by a second method that shares
-  no code with the search, a plain memoised mex over components (`tests/surveys/test_atlas_checks.py`:
-  every board of at most 20 cells, and Node Kayles 3 x n for n <= 18, n > 12 in the slow lane);
-  *no*: the value rests on the search alone (and, where there is one, the published value);
-- **status**: `solved`, or `timeout` (out of budget), or `error`;
-- **nodes**: nodes the search visited; **seconds**: its wall time; **threads**: the threads it had;
-- **machine**: cores and CPU model; **commit**: the grundy commit (`-dirty`: with changes to the
-  code not committed); **date**: when the row was computed (UTC);
-- **command**: the command that computes this row again.
-
-A board that ran out of its budget is kept as such, and runs again only with a larger budget: the
-same command with `--budget` raised (and the same `--store`) searches only the boards that are not
-solved yet, then rewrites this page:
-
-```bash
-python -m grundy atlas nk:3x1-42 nk:4x1-32 nk:5x1-25 nk:6x1-21 nk:7x1-18 nk:sq:1-11 cram:published \\
-    --budget 600 --threads 16 --store docs/results.sqlite --markdown docs/results.md
-```
-
-`grundy.surveys.atlas.load_atlas("docs/results.md")` (or the store) gives the table as a pandas
-DataFrame; `examples/atlas.ipynb` plots it.
-"""
