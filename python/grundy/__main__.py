@@ -247,7 +247,7 @@ def _atlas(args: argparse.Namespace) -> int:
     def report(row: dict[str, Any]) -> None:
         value = row["value"] if row["status"] == "solved" else f"> {row['budget']:g} s ({row['status']})"
         note = ""
-        if row["published"] is not None:
+        if row["agrees"] is not None:
             note = "  agrees with " if row["agrees"] else "  DISAGREES WITH "
             note += f"{row['source']} ({row['published']})"
         print(f"{row['game']} {row['board']}: {value}  {row['seconds']:.2f} s, {row['nodes'] or 0:,} nodes{note}",

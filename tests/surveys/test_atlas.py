@@ -121,6 +121,9 @@ def test_the_command_line_writes_the_store_and_the_page(tmp_path, capsys):
     assert load_atlas(page).board.tolist() == ["2 x 2", "3 x 1", "3 x 2", "3 x 3"]
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 4
+    assert main(["atlas", "cram:5x7", "--budget", "0.05", "--store", str(path)]) == 0  # out of budget: no verdict
+    err = capsys.readouterr().err
+    assert "Cram 5 x 7: > 0.05 s (timeout)" in err and "DISAGREES" not in err and "agrees" not in err
 
 
 @pytest.mark.parametrize(
