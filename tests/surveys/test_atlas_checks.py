@@ -2,10 +2,11 @@
 
 The second method is written here: a plain memoised mex over components (regions by flood fill, each
 kept once up to the grid's mirror symmetries, no pruning). It checks every Node Kayles 3 x n value up
-to ``atlas.CHECKED_3XN`` (n > 12 in the slow lane: the states grow about 1.8 times a column, and this
-method takes about a minute for n <= 18 on one core, and over two minutes more for 3 x 19 and 3 x 20:
-n = 24 is out of its reach), every Node Kayles and Cram board of at most ``atlas.CHECKED_CELLS`` cells,
-and the published terms. The results page's ``checked`` column says exactly these boards, from the
+to ``atlas.CHECKED_3XN`` (written twice: part by part with a dict, and vectorized with numpy over
+every part reachable; n > 12 by the second alone, in the slow lane: the parts grow about 1.8 times a
+column, 386,000 for 3 x 20, tabulated in about 4 minutes on a loaded 2-core machine, so 3 x 24 is out
+of a test's reach), every Node Kayles and Cram board of at most ``atlas.CHECKED_CELLS`` cells, and
+the published terms. The results page's ``checked`` column says exactly these boards, from the
 same constants. A hypothesis test compares the search with a tabulation of every reachable state
 (``gr.StateGame``, the core's explicit-graph engine, no pruning) and with the memoised mex on random
 mid-game positions.
@@ -112,16 +113,203 @@ def strip3(n):
     return sum(7 << 4 * c for c in range(n))
 
 
-SLOW_FROM = 13  # 3 x 13 .. 3 x CHECKED_3XN: seconds to a minute here, in the slow lane
+# -- the same method vectorized: every part reachable, tabulated by number of cells ------------------
+# Rows as three uint32 bitsets (bit c: column c, n <= 24); a part's canonical form is packed into
+# (hi, lo) and found by a 64-bit hash, checked: two parts with one hash, or a part not tabulated,
+# fail the test, never give a wrong value.
+U32, U64 = np.uint32, np.uint64
+_REV8U8 = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.uint8)
 
 
-@pytest.mark.parametrize(
-    "n",
-    [pytest.param(n, marks=pytest.mark.slow) if n >= SLOW_FROM else n for n in range(1, atlas.CHECKED_3XN + 1)],
-)
-def test_node_kayles_3xn_by_a_memoised_mex_over_components(n):
+def _ctz(x):
+    """Trailing zeros of each nonzero uint32/uint64 (exact: a power of two is exact in float64)."""
+    x = x.astype(U64)
+    return (np.frexp((x & (~x + U64(1))).astype(np.float64))[1] - 1).astype(U64)
+
+
+def _popcount(x):
+    x = x.astype(U32)
+    x = x - ((x >> U32(1)) & U32(0x55555555))
+    x = (x & U32(0x33333333)) + ((x >> U32(2)) & U32(0x33333333))
+    x = (x + (x >> U32(4))) & U32(0x0F0F0F0F)
+    return (x * U32(0x01010101)) >> U32(24)
+
+
+def _rev32(x):
+    """Each 24-bit row reversed (bit 0 to bit 31; _to_corner shifts it back)."""
+    b = np.ascontiguousarray(x, dtype=U32).view(np.uint8).reshape(-1, 4)[:, ::-1]
+    return _REV8U8[b].reshape(-1).view(U32) if b.size else x
+
+
+def _corner_rows(r0, r1, r2):
+    """Move parts (arrays of rows) to row 0 and column 0."""
+    for _ in range(2):
+        up = r0 == 0
+        r0, r1, r2 = np.where(up, r1, r0), np.where(up, r2, r1), np.where(up, U32(0), r2)
+    s = _ctz(r0 | r1 | r2).astype(U32)
+    return r0 >> s, r1 >> s, r2 >> s
+
+
+def _pack(r0, r1, r2):
+    lo = r0.astype(U64) | r1.astype(U64) << U64(24) | (r2.astype(U64) & U64(0xFFFF)) << U64(48)
+    return r2.astype(U64) >> U64(16), lo
+
+
+def _canonical(r0, r1, r2):
+    """(hi, lo) of the least of each part's images under the strip's mirrors (up-down, left-right)."""
+    r0, r1, r2 = _corner_rows(r0, r1, r2)
+    h3, h2 = r2 != 0, (r2 == 0) & (r1 != 0)
+    u0 = np.where(h3, r2, np.where(h2, r1, r0))
+    u1 = np.where(h2, r0, r1)
+    u2 = np.where(h3, r0, r2)
+    best = None
+    for a, b, c in ((r0, r1, r2), (u0, u1, u2)):
+        for img in ((a, b, c), _corner_rows(_rev32(a), _rev32(b), _rev32(c))):
+            hi, lo = _pack(*img)
+            if best is None:
+                best = (hi, lo)
+            else:
+                less = (hi < best[0]) | ((hi == best[0]) & (lo < best[1]))
+                best = (np.where(less, hi, best[0]), np.where(less, lo, best[1]))
+    return best
+
+
+def _unpack(hi, lo):
+    m = U64(0xFFFFFF)
+    return ((lo & m).astype(U32), ((lo >> U64(24)) & m).astype(U32),
+            ((lo >> U64(48)) | (hi << U64(16))).astype(U32))
+
+
+def _hash(hi, lo):
+    x = lo * U64(0x9E3779B97F4A7C15) ^ (hi + U64(0x632BE59BD9B4E019)) * U64(0xC2B2AE3D27D4EB4F)
+    return x ^ (x >> U64(29))
+
+
+def _spread(g, p):
+    """``g`` grown along the runs of ``p`` it touches, both ways along the row (occluded fill)."""
+    left, q = g, p
+    for k in (1, 2, 4, 8, 16):
+        left = left | (q & (left << U32(k)))
+        q = q & (q << U32(k))
+    right, q = g, p
+    for k in (1, 2, 4, 8, 16):
+        right = right | (q & (right >> U32(k)))
+        q = q & (q >> U32(k))
+    return left | right
+
+
+def _regions_rows(m0, m1, m2):
+    """The connected parts of each position: (owner index, r0, r1, r2) arrays."""
+    left = (m0 | m1 | m2) != 0
+    owner, m0, m1, m2 = np.nonzero(left)[0], m0[left], m1[left], m2[left]
+    out = []
+    while owner.size:
+        r0 = m0 & (~m0 + U32(1))
+        r1 = np.where(r0 == 0, m1 & (~m1 + U32(1)), U32(0))
+        r2 = np.where((r0 == 0) & (r1 == 0), m2 & (~m2 + U32(1)), U32(0))
+        while True:
+            g0 = _spread(r0 | (r1 & m0), m0)
+            g1 = _spread(r1 | ((g0 | r2) & m1), m1)
+            g2 = _spread(r2 | (g1 & m2), m2)
+            if np.array_equal(g0, r0) and np.array_equal(g1, r1) and np.array_equal(g2, r2):
+                break
+            r0, r1, r2 = g0, g1, g2
+        out.append((owner, r0, r1, r2))
+        m0, m1, m2 = m0 ^ r0, m1 ^ r1, m2 ^ r2
+        left = (m0 | m1 | m2) != 0
+        owner, m0, m1, m2 = owner[left], m0[left], m1[left], m2[left]
+    if not out:
+        return (np.zeros(0, dtype=np.intp),) + (np.zeros(0, dtype=U32),) * 3
+    return tuple(np.concatenate(x) for x in zip(*out, strict=True))
+
+
+_CLOSED_ROWS = np.zeros((3, 72), dtype=U32)  # move 24 * row + col: the cell and its neighbours, by row
+for _r in range(3):
+    for _c in range(24):
+        _CLOSED_ROWS[_r, 24 * _r + _c] = (7 << _c >> 1) & 0xFFFFFF
+        for _o in (_r - 1, _r + 1):
+            if 0 <= _o < 3:
+                _CLOSED_ROWS[_o, 24 * _r + _c] = 1 << _c
+_BIT = np.arange(24, dtype=U32)
+
+
+def _moves_rows(r0, r1, r2):
+    """Every (state, move) pair and the parts the move leaves: (pair state, parts' owner pair, hi, lo)."""
+    has = np.concatenate([(r[:, None] >> _BIT) & U32(1) for r in (r0, r1, r2)], axis=1).astype(bool)
+    s, m = np.nonzero(has)  # sorted by state
+    rest = [r[s] & ~_CLOSED_ROWS[i, m] for i, r in enumerate((r0, r1, r2))]
+    owner, p0, p1, p2 = _regions_rows(*rest)
+    hi, lo = _canonical(p0, p1, p2)
+    return s, owner, hi, lo
+
+
+def tabulate3(n_max, batch=20000):
+    """G of Node Kayles on 3 x n for n = 1..n_max (n_max <= 24), and the number of parts tabulated."""
+    assert 1 <= n_max <= 24
+    full = np.array([(1 << n) - 1 for n in range(1, n_max + 1)], dtype=U32)
+    hi, lo = _canonical(full, full.copy(), full.copy())
+    seen_h = np.unique(_hash(hi, lo))
+    keys = [(hi, lo)]
+    frontier = (hi, lo)
+    while frontier[0].size:  # every part reachable, found round by round
+        new_hi, new_lo = [], []
+        for i in range(0, frontier[0].size, batch):
+            _, _, chi, clo = _moves_rows(*_unpack(frontier[0][i:i + batch], frontier[1][i:i + batch]))
+            h = _hash(chi, clo)
+            h, first = np.unique(h, return_index=True)
+            fresh = ~np.isin(h, seen_h, assume_unique=True)
+            new_hi.append(chi[first[fresh]])
+            new_lo.append(clo[first[fresh]])
+            seen_h = np.union1d(seen_h, h[fresh])
+        frontier = (np.concatenate(new_hi), np.concatenate(new_lo))
+        keys.append(frontier)
+    hi, lo = (np.concatenate(x) for x in zip(*keys, strict=True))
+    h = _hash(hi, lo)
+    order = np.argsort(h)
+    h, hi, lo = h[order], hi[order], lo[order]
+    assert np.all(np.diff(h) > 0), "two parts share a hash: change _hash"
+    rows = _unpack(hi, lo)
+    cells = sum(_popcount(r).astype(np.int64) for r in rows)
+    values = np.full(h.size, -1, dtype=np.int64)
+    for k in np.unique(cells):  # by number of cells: a move leaves fewer
+        layer = np.nonzero(cells == k)[0]
+        for i in range(0, layer.size, batch):
+            idx = layer[i:i + batch]
+            s, owner, phi, plo = _moves_rows(*(r[idx] for r in rows))
+            at = np.searchsorted(h, _hash(phi, plo))
+            assert np.all(hi[at] == phi) and np.all(lo[at] == plo), "a part was not tabulated"
+            pv = values[at]
+            assert np.all(pv >= 0)
+            x = np.zeros(s.size, dtype=np.int64)
+            np.bitwise_xor.at(x, owner, pv)
+            assert x.max() < 63
+            starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+            seen = np.bitwise_or.reduceat(np.left_shift(1, x).astype(U64), starts)
+            values[idx[s[starts]]] = _ctz(~seen).astype(np.int64)
+    at = np.searchsorted(h, _hash(*_canonical(full, full.copy(), full.copy())))
+    return values[at].tolist(), h.size
+
+
+FAST = 12  # 3 x 1 .. 3 x 12 by both methods in the default lane; the rest by tabulation, in the slow lane
+
+
+@cache
+def _tabulated3(n_max):
+    return tabulate3(n_max)[0]
+
+
+def test_node_kayles_3xn_small_by_both_methods_the_search_and_the_published_terms():
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    want = nk3_value(canonical3(strip3(n)))
+    by_memo = [nk3_value(canonical3(strip3(n))) for n in range(1, FAST + 1)]
+    assert by_memo == _tabulated3(FAST) == A316632[:FAST]
+    assert [gr.node_kayles(grid=(3, n), memory=MIB).value(threads=1) for n in range(1, FAST + 1)] == by_memo
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", range(FAST + 1, atlas.CHECKED_3XN + 1))
+def test_node_kayles_3xn_by_tabulation_over_components(n):
+    # One tabulation to CHECKED_3XN for every n (minutes: about 4 on a loaded 2-core machine for 20).
+    want = _tabulated3(atlas.CHECKED_3XN)[n - 1]
     assert gr.node_kayles(grid=(3, n), memory=64 * MIB).value(threads=1) == want
     if n <= len(A316632):
         assert want == A316632[n - 1]

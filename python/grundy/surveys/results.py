@@ -179,7 +179,7 @@ columns:
   differs is printed in bold with *(disagrees)*, and the atlas warns when it finds it;
 - **checked**: *yes* when the test suite also computes the value by a second method that shares
   no code with the search, a plain memoised mex over components (`tests/surveys/test_atlas_checks.py`:
-  every board of at most 20 cells, and Node Kayles 3 x n for n <= 18, n > 12 in the slow lane);
+  every board of at most 20 cells, and Node Kayles 3 x n for n <= 20, n > 12 in the slow lane);
   *no*: the value rests on the search alone (and, where there is one, the published value);
 - **status**: `solved`, or `timeout` (out of budget), or `error`;
 - **nodes**: nodes the search visited; **seconds**: its wall time; **threads**: the threads it had;
@@ -193,8 +193,13 @@ solved yet, then rewrites this page:
 
 ```bash
 python -m grundy atlas nk:3x1-42 nk:4x1-32 nk:5x1-25 nk:6x1-21 nk:7x1-18 nk:sq:1-11 cram:published \\
-    --budget 600 --threads 16 --store docs/results.sqlite --markdown docs/results.md
+    cram:4x17 cram:5x13 cram:6x11 cram:7x10 --budget 600 --threads 0 \\
+    --store docs/results.sqlite --markdown docs/results.md
 ```
+
+(`--threads 0`: every core; `--give-up K` skips the rest of a family after K boards in a row out of
+budget; `--memory 8G` sizes each search's table. The last four Cram boards are open: no value is
+published.)
 
 `grundy.surveys.results.load_atlas("docs/results.md")` (or the store) gives the table as a pandas
 DataFrame; `examples/atlas.ipynb` plots it.
