@@ -76,6 +76,8 @@ def test_the_results_page_holds_every_row_and_reads_back(tmp_path):
     results_markdown(path, page)
     text = page.read_text()
     assert "## Node Kayles, 3 x n" in text and "## Cram, 3 x n" in text and "## Cram, 5 x n" in text
+    assert "## Cram, n x n" in text and text.count("| 3 x 3 |") == 4  # squares: in their rows and the squares
+    assert "- **Node Kayles 3 x n**: solved for n = 1-4. Second method: n = 1-4; published: n = 1-4 (all agree)" in text
     assert "| 5 x 7 | > 0.05 s |" in text and "| 3 x 4 | 0 | 0 | yes | solved |" in text
     assert "`python -m grundy atlas nk:3x2 --budget 30 --threads 1`" in text
     back, stored = load_atlas(page), load_atlas(path)

@@ -104,8 +104,7 @@ def results_markdown(store: str | os.PathLike[str], path: str | os.PathLike[str]
     """
     df = load_atlas(store)
     lines = [intro if intro is not None else INTRO, "", *_summary(df), ""]
-    for (game, rows), part in df.groupby(["game", "rows"], sort=True):
-        part = part.sort_values("cols")
+    for game, rows, part in _families(df):
         lines += [f"## {game}, {rows} x n", ""]
         bad = part[part.agrees.eq(False).fillna(False)]
         if len(bad):
@@ -132,7 +131,7 @@ def _read_markdown(path: Path) -> pd.DataFrame:
         raise MissingFileError(f"no results page at {path}")
     rows, game = [], None
     for line in path.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"## (Node Kayles|Cram), \d+ x n", line)
+        m = re.match(r"## (Node Kayles|Cram), (\d+|n) x n", line)
         if m:
             game = {v: k for k, v in _TITLES.items()}[m[1]]
             continue
@@ -160,8 +159,8 @@ def _read_markdown(path: Path) -> pd.DataFrame:
             "timeout": budget,
             "extra": extra,
         }])  # fmt: skip
-    rows.sort(key=lambda r: (r["game"], r["rows"], r["cols"]))
-    return _frame(rows)
+    once = {(r["game"], r["rows"], r["cols"]): r for r in reversed(rows)}  # a square is in two tables
+    return _frame(sorted(once.values(), key=lambda r: (r["game"], r["rows"], r["cols"])))
 
 
 INTRO = """\
@@ -217,10 +216,23 @@ def _ranges(ns: list[int]) -> str:
     return ", ".join(out)
 
 
+def _families(df: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
+    """The page's families: each game's boards by rows (those with boards of other widths), then its squares."""
+    out = []
+    for game, boards in df.groupby("game", sort=True):
+        for rows, part in boards.groupby("rows", sort=True):
+            if (part.cols != rows).any():
+                out.append((str(game), str(rows), part.sort_values("cols")))
+        squares = boards[boards.rows == boards.cols]
+        if len(squares):
+            out.append((str(game), "n", squares.sort_values("cols")))
+    return out
+
+
 def _summary(df: pd.DataFrame) -> list[str]:
     """One line per family: what is solved, checked, published, and what rests on the search alone."""
     lines = ["## Summary", ""]
-    for (game, rows), part in df.groupby(["game", "rows"], sort=True):
+    for game, rows, part in _families(df):
         solved = part[part.status == "solved"]
         out = part[part.status == "timeout"]
         checked = solved[solved.checked.fillna(False)]
