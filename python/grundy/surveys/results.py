@@ -74,7 +74,7 @@ def _cell(c: str, v: Any) -> str:
     if c in ("agrees", "checked"):
         return "yes" if v else "no"
     if c == "seconds":
-        return f"{v:.2f}"
+        return f"{v:.3g}"
     if c == "command":
         return f"`{v}`"
     return str(v).replace("|", "/")
