@@ -168,8 +168,8 @@ INTRO = """\
 
 The values of Node Kayles on m x n grids and of Cram on m x n rectangles that grundy's board search
 (`gr.node_kayles(grid=(m, n)).value()`, `gr.cram(m, n).value()`) found, each within a time budget,
-written by `python -m grundy atlas` from its store. One table per game and number of rows; the
-columns:
+written by `python -m grundy atlas` from its store. A summary of each family, then one table per
+game and number of rows, and one of its square boards; the columns:
 
 - **board**: rows x columns; **value**: the Grundy value of the empty board (`> B s` when the
   search ran out of its budget of B seconds: then *nodes* and *seconds* say how far it got);
@@ -184,7 +184,8 @@ columns:
 - **nodes**: nodes the search visited; **seconds**: its wall time; **threads**: the threads it had;
 - **machine**: cores and CPU model; **commit**: the grundy commit (`-dirty`: with changes to the
   code not committed); **date**: when the row was computed (UTC);
-- **command**: the command that computes this row again.
+- **command**: the command that computes this row again (into `atlas.sqlite` in the folder it runs
+  in; a store that holds the row solved does not search it again).
 
 A board that ran out of its budget is kept as such, and runs again only with a larger budget: the
 same command with `--budget` raised (and the same `--store`) searches only the boards that are not
