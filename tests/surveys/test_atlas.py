@@ -37,6 +37,8 @@ def test_rows_are_written_with_their_values_and_provenance(tmp_path):
     assert df.attrs["computed"] == 6 and not df.attrs["interrupted"] and df.attrs["disagreements"] == []
     # The store is a survey store: load_survey reads it too.
     assert gr.load_survey(path).value.tolist() == df.value.tolist()
+    everywhere = atlas([Board("cram", 2, 5)], budget=30, store=path, threads=None, progress=False)
+    assert everywhere.command[0] == "python -m grundy atlas cram:2x5 --budget 30 --threads 0"
 
 
 def test_a_rerun_skips_the_boards_done(tmp_path):
@@ -93,6 +95,8 @@ def test_a_disagreement_with_a_published_value_is_loud(tmp_path, monkeypatch, ca
     with pytest.warns(UserWarning, match="3 x 4: the search says 0, the published value is 1"):
         df = atlas(parse_boards("nk:3x3-4"), budget=30, store=path, progress=False)
     assert df.agrees.tolist() == [True, False] and df.attrs["disagreements"] == ["3 x 4"]
+    again = atlas(parse_boards("nk:3x3-4"), budget=30, store=path, progress=False)  # stored: still said
+    assert again.attrs["computed"] == 0 and again.attrs["disagreements"] == ["3 x 4"]
     results_markdown(path, page)
     assert "**Disagrees with the published value: 3 x 4.**" in page.read_text()
     assert "| 3 x 4 | **0 (disagrees)** |" in page.read_text()

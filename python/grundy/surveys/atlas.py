@@ -277,7 +277,8 @@ def atlas(
         One row per board asked for that the store holds (the columns of
         :func:`grundy.surveys.results.load_atlas`).
         ``df.attrs``: ``computed`` (boards searched by this call), ``interrupted`` (Ctrl-C),
-        ``disagreements`` (boards whose value differs from the published one).
+        ``disagreements`` (the boards asked for whose value differs from the published one, searched
+        by this call, which warns, or before).
 
     Raises
     ------
@@ -300,7 +301,7 @@ def atlas(
         raise ArgumentTypeError("the atlas takes Board objects: see parse_boards")
     where, at = machine(), commit()
     st = Store(store)
-    computed, interrupted, disagree = 0, False, []
+    computed, interrupted = 0, False
     out_of_budget: dict[tuple[str, int], int] = {}
     bar = Bar(progress, "atlas", " boards", total=len(todo), scale=False)
     try:
@@ -333,7 +334,6 @@ def atlas(
             out = _row({**row, "timeout": budget, "extra": extra})
             assert out is not None
             if out["agrees"] is False:
-                disagree.append(out["board"])
                 warnings.warn(
                     f"{out['game']} {out['board']}: the search says {out['value']}, the published value is "
                     f"{out['published']} ({out['source']})",
@@ -353,13 +353,15 @@ def atlas(
     mine = [r for r in _rows(rows) if (r["game_id"], r["rows"], r["cols"]) in asked]
     mine.sort(key=lambda r: asked[r["game_id"], r["rows"], r["cols"]])
     df = _frame(mine)
+    # Every board asked for whose value differs from the published one, searched now or before.
+    disagree = df.board[df.agrees.eq(False).fillna(False)].tolist()
     df.attrs.update(computed=computed, interrupted=interrupted, disagreements=disagree)
     return df
 
 
 def _command(b: Board, budget: float | None, threads: int | None) -> str:
     budget_text = "none" if budget is None else f"{budget:g}"
-    return f"python -m grundy atlas {b.spec} --budget {budget_text} --threads {threads or 'all'}"
+    return f"python -m grundy atlas {b.spec} --budget {budget_text} --threads {threads or 0}"
 
 
 #: The columns of an atlas table, in order.
