@@ -155,3 +155,21 @@ def test_bad_arguments_are_refused(tmp_path):
         atlas(["nk:3x3"], store=tmp_path / "a.sqlite")
     with pytest.raises(gr.ArgumentError):
         atlas(parse_boards("nk:3x3"), budget=-1, store=tmp_path / "a.sqlite")
+
+
+def test_a_row_names_its_commit_or_else_the_version(monkeypatch):
+    import shutil
+    import subprocess
+
+    here = atlas_module.Path(atlas_module.__file__).parent
+    git = shutil.which("git")
+    head = git and subprocess.run([git, "rev-parse", "--short=12", "HEAD"], cwd=here, capture_output=True, text=True)
+    if head and head.returncode == 0:  # a checkout (not the installed wheel)
+        assert atlas_module.commit().removesuffix("-dirty") == head.stdout.strip()
+
+    def no_git(*args, **kwargs):
+        raise FileNotFoundError("git")
+
+    monkeypatch.setattr(atlas_module.subprocess, "run", no_git)
+    assert atlas_module.commit() == f"grundy {gr.__version__}"
+    assert atlas_module.machine().startswith(f"{atlas_module.os.cpu_count()} cores, ")
