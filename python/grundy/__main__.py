@@ -1,4 +1,4 @@
-"""Command line: ``python -m grundy values|period|sparse|moves|survey ...`` (``--help`` on each).
+"""Command line: ``python -m grundy values|period|sparse|moves|survey|atlas ...`` (``--help`` on each).
 
 Rules are written as take-and-break codes (``0.77``) or subtraction sets (``S1,2,3``). Results go
 to stdout, progress bars and errors to stderr; a bad game or argument exits with status 2.
@@ -8,6 +8,7 @@ to stdout, progress bars and errors to stderr; a bad game or argument exits with
     python -m grundy sparse 4!.0 100000 --json       # Grundy's game: rare positions
     python -m grundy moves 0.77 10 7 3               # winning moves of a sum of Kayles rows
     python -m grundy survey "0.??" --csv out.csv     # every two-digit octal game
+    python -m grundy atlas nk:3x1-30 --budget 60     # Node Kayles 3 x n, 60 s a board, resumable
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import re
 import sys
 from typing import Any
 
@@ -24,6 +26,8 @@ from .analysis.periodicity import DEFAULT_MAX_N, period_text, sparse_text
 from .games import Game, Subtraction, TakeAndBreak
 from .play import Position
 from .surveys import survey
+from .surveys.atlas import atlas, parse_boards
+from .surveys.results import results_markdown
 
 GAME_HELP = "take-and-break code (0.77, 4!.0) or subtraction set (S1,2,3)"
 
@@ -230,6 +234,72 @@ def _add_survey(sub: Any) -> None:
     s.set_defaults(run=_survey)
 
 
+def _bytes(text: str) -> int:
+    m = re.fullmatch(r"(\d+)\s*([kKmMgGtT]?)i?[bB]?", text.strip())
+    if m is None:
+        raise argparse.ArgumentTypeError(f"expected a number of bytes such as 4G or 512M, not {text!r}")
+    return int(m[1]) << (10 * " kmgt".index((m[2] or " ").lower()))
+
+
+def _atlas(args: argparse.Namespace) -> int:
+    boards = parse_boards(args.boards)
+
+    def report(row: dict[str, Any]) -> None:
+        value = row["value"] if row["status"] == "solved" else f"> {row['budget']:g} s ({row['status']})"
+        note = ""
+        if row["agrees"] is not None:
+            note = "  agrees with " if row["agrees"] else "  DISAGREES WITH "
+            note += f"{row['source']} ({row['published']})"
+        print(f"{row['game']} {row['board']}: {value}  {row['seconds']:.2f} s, {row['nodes'] or 0:,} nodes{note}",
+              file=sys.stderr, flush=True)  # fmt: skip
+
+    df = atlas(
+        boards,
+        budget=None if args.budget <= 0 else args.budget,
+        store=args.store,
+        threads=None if args.threads == 0 else args.threads,
+        memory=args.memory,
+        progress=None if args.progress else False,
+        report=report,
+        give_up=args.give_up,
+    )
+    if args.markdown:
+        results_markdown(args.store, args.markdown)
+        print(f"{args.markdown} written from {args.store}", file=sys.stderr)
+    shown = ["game", "board", "status", "value", "published", "nodes", "seconds", "budget"]
+    print(df[shown].to_string(index=False))
+    if df.attrs["interrupted"]:
+        raise KeyboardInterrupt
+    if df.attrs["disagreements"]:
+        print(f"DISAGREEMENT with published values: {', '.join(df.attrs['disagreements'])}", file=sys.stderr)
+        return 3
+    return 0
+
+
+def _add_atlas(sub: Any) -> None:
+    a = sub.add_parser(
+        "atlas",
+        help="values of Node Kayles and Cram boards, each within a time budget, kept in a store (resumable)",
+        description="Search the value of each board of the families given, one board at a time, each stopped "
+        "when its budget runs out; every row goes into the store at once, and a rerun skips the boards solved "
+        "(or out of a budget at least as large). Exit status 3 when a value disagrees with a published one.",
+        epilog="Families: nk:3x1-42 (Node Kayles 3 x 1 .. 3 x 42), cram:4-5x4-12, nk:sq:1-11 (squares), "
+        "cram:published (the boards of Beling's table), nk:published (OEIS A316632).",
+    )
+    a.add_argument("boards", nargs="+", help="board families: GAME:ROWSxCOLS, GAME:sq:SIZES or GAME:published")
+    a.add_argument("--budget", type=float, default=60.0, help="seconds per board (default 60; 0: no limit)")
+    a.add_argument("--store", default="atlas.sqlite", help="SQLite store of the rows (default atlas.sqlite)")
+    a.add_argument("--markdown", metavar="PATH", help="write the store's whole atlas as a markdown page")
+    a.add_argument("--threads", type=int, default=1, help="threads of each board's search (default 1; 0: all)")
+    a.add_argument("--memory", type=_bytes, default=None, help="bytes for a search's table, e.g. 4G")
+    a.add_argument("--progress", action="store_true", help="show a progress bar")
+    a.add_argument(
+        "--give-up", type=int, default=None, metavar="K",
+        help="skip the rest of a family (one game, one number of rows) after K of its boards in a row ran out",
+    )  # fmt: skip
+    a.set_defaults(run=_atlas)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line's argument parser (``python -m grundy --help`` prints it)."""
     p = argparse.ArgumentParser(
@@ -246,6 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sparse(sub)
     _add_moves(sub)
     _add_survey(sub)
+    _add_atlas(sub)
     return p
 
 
@@ -253,14 +324,14 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        args.run(args)
+        status = args.run(args)
     except (ValueError, TypeError, MemoryError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":

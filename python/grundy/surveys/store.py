@@ -10,8 +10,9 @@ interrupted by a kill loses the file.
 The ``games`` table holds the columns of :data:`grundy.surveys.runner.COLUMNS` (except ``same_as``, which
 depends on the order of the games asked for and is recomputed from the fingerprints) and, per game:
 the rule (JSON, to rebuild the game), the ``max_n`` and ``timeout`` it ran under, its fingerprint
-(JSON) and ``computed``, how many times a survey computed it (the tests count recomputations with
-it). The ``meta`` table records the order of the games of the last survey.
+(JSON), ``computed``, how many times a survey computed it (the tests count recomputations with
+it), and ``extra`` (JSON: what the atlas records of a board's run, such as its nodes and machine).
+The ``meta`` table records the order of the games of the last survey.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ CREATE TABLE IF NOT EXISTS games (
     max_value INTEGER, mask INTEGER, rare_count INTEGER, last_rare INTEGER, checked_to INTEGER,
     value INTEGER, seconds REAL, error TEXT,
     rule TEXT, max_n INTEGER NOT NULL, timeout REAL, fingerprint TEXT,
-    computed INTEGER NOT NULL DEFAULT 1, finished REAL NOT NULL
+    computed INTEGER NOT NULL DEFAULT 1, finished REAL NOT NULL, extra TEXT
 );
 INSERT OR IGNORE INTO meta VALUES ('version', '{STORE_VERSION}');
 """
@@ -74,6 +75,7 @@ _COLUMNS = {
     "fingerprint": "TEXT",
     "computed": "INTEGER NOT NULL DEFAULT 1",
     "finished": "REAL",
+    "extra": "TEXT",
 }
 _REQUIRED = ("code", "status")
 
@@ -211,16 +213,28 @@ class Store:
             self.db.close()
             raise
 
-    def put(self, row: dict[str, Any], rule: Any, fingerprint: Any, *, max_n: int, timeout: float | None) -> None:
-        """Writes (or replaces) one game's row in its own transaction, counting the computation."""
+    def put(
+        self,
+        row: dict[str, Any],
+        rule: Any,
+        fingerprint: Any,
+        *,
+        max_n: int,
+        timeout: float | None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        """Writes (or replaces) one game's row in its own transaction, counting the computation.
+
+        ``extra``: what else the row carries, as JSON (the atlas's nodes, threads, machine, commit).
+        """
         vals = [_plain(row.get(c)) for c in STORED]
-        extra = [json.dumps(rule), max_n, timeout, json.dumps(fingerprint), time.time()]
-        names = STORED + ["rule", "max_n", "timeout", "fingerprint", "finished"]
+        more = [json.dumps(rule), max_n, timeout, json.dumps(fingerprint), time.time(), json.dumps(extra)]
+        names = STORED + ["rule", "max_n", "timeout", "fingerprint", "finished", "extra"]
         update = ", ".join(f"{c}=excluded.{c}" for c in names[1:])
         self.db.execute(
             f"INSERT INTO games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))}) "
             f"ON CONFLICT(code) DO UPDATE SET {update}, computed=computed+1",
-            vals + extra,
+            vals + more,
         )
 
     def rows(self, codes: list[str] | None = None) -> list[dict[str, Any]]:
@@ -240,6 +254,7 @@ class Store:
                 continue
             d["fingerprint"] = json.loads(d["fingerprint"]) if d["fingerprint"] else None
             d["rule"] = json.loads(d["rule"]) if d["rule"] else None
+            d["extra"] = json.loads(d["extra"]) if d["extra"] else None
             d["proven"] = None if d["proven"] is None else bool(d["proven"])
             out.append(d)
         return out

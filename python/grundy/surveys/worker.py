@@ -128,6 +128,7 @@ def survey_one(
     timeout: float | None = None,
     checkpoint: str | None = None,
     stop: _StopSignal | None = None,
+    threads: int = 1,
 ) -> tuple[dict[str, Any], list[list[Any]] | None]:
     """One row of a survey and the fingerprint of the values it examined (run in a worker).
 
@@ -135,7 +136,9 @@ def survey_one(
     rule may run into) and the per-game timeout become the row's ``error``; anything else
     propagates. ``checkpoint``: a file the game resumes from and, while unproven, saves its values
     to (removed once the period is proven). ``stop``: the survey's stop signal; once it is given
-    the game stops (``_SurveyStopped``), its checkpoint written.
+    the game stops (``_SurveyStopped``), its checkpoint written. ``threads``: the threads of a board
+    game's search (a survey runs its games side by side, one thread each; the atlas one board at a
+    time). A board game's row also has ``nodes``, the nodes its search visited (timed out or not).
 
     Examples
     --------
@@ -158,7 +161,7 @@ def survey_one(
         row["code"] = repr(game) if isinstance(game, BoardGame) else str(game)
         if isinstance(game, BoardGame):
             game._bar = functools.partial(_Watch, deadline, watch)  # type: ignore[method-assign,assignment]
-            row.update(status="solved", value=game.value(threads=1))  # the survey runs games side by side
+            row.update(status="solved", value=game.value(threads=threads))
         else:
             game._run = functools.partial(_TimedRun, game, deadline, watch)  # type: ignore[method-assign]
             fp = _heap_row(game, row, max_n, checkpoint)
@@ -169,6 +172,8 @@ def survey_one(
     except GAME_ERRORS as e:  # a game that cannot be computed: a row saying why; the survey goes on
         row.update(status="error", error=f"{type(e).__name__}: {e}")
     finally:
+        if isinstance(game, BoardGame):
+            row["nodes"] = game.stats()["nodes"]
         if game is not None:
             vars(game).pop("_run", None)  # a game given as an object is the caller's: as it was
             vars(game).pop("_bar", None)
