@@ -228,11 +228,13 @@ fn search_race_keeps_every_value() {
         race::Tuning {
             first: 1,
             growth: 2,
+            deepen: 1,
             from: 1,
         },
         race::Tuning {
             first: 3,
             growth: 3,
+            deepen: 2,
             from: 2,
         },
     ];
@@ -281,6 +283,7 @@ fn search_large_values_match_the_region_mex() {
     let everywhere = race::Tuning {
         first: 2,
         growth: 2,
+        deepen: 3,
         from: 1,
     };
     for n in [7, 9, 12] {
@@ -305,6 +308,7 @@ fn nimber_search_large_values_match_the_region_mex_long() {
     let everywhere = race::Tuning {
         first: 2,
         growth: 2,
+        deepen: 3,
         from: 1,
     };
     for n in 13..=16 {
