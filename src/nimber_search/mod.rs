@@ -22,7 +22,7 @@
 //!   up, or with an excluded value between them) is raced against deepening from that value,
 //!   with growing node budgets (`race.rs`): when G(C) is small, the set question must settle
 //!   every option for every value up to the set's, and its exact value costs far less (Node
-//!   Kayles 3 x 21, value 5: 112,238 nodes instead of 528,188; Cram 3 x 16, value 4: 11.6
+//!   Kayles 3 x 21, value 5: 105,893 nodes instead of 528,188; Cram 3 x 16, value 4: 10.4
 //!   million instead of 152 million).
 //!
 //! Everything learnt goes into fixed-size [`Table`]s (the memory budget, split between a small
