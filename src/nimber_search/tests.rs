@@ -300,7 +300,7 @@ fn search_large_values_match_the_region_mex() {
     }
 }
 
-/// The same, further: Node Kayles 3 x 13 to 3 x 16 and Cram 3 x 6 to 3 x 9 (3 x 6 has value 4)
+/// The same, further: Node Kayles 3 x 13 to 3 x 20 and Cram 3 x 6 to 3 x 11 (3 x 6 has value 4)
 /// against the plain mex over regions (long: `cargo test --release -- --ignored nimber`).
 #[test]
 #[ignore]
@@ -311,7 +311,7 @@ fn nimber_search_large_values_match_the_region_mex_long() {
         deepen: 3,
         from: 1,
     };
-    for n in 13..=16 {
+    for n in 13..=20 {
         let game = NodeKayles::new(SimpleGraph::grid(3, n).unwrap());
         let want = region_mex(&game, game.start());
         for tuning in [race::Tuning::default(), everywhere] {
@@ -323,7 +323,7 @@ fn nimber_search_large_values_match_the_region_mex_long() {
             );
         }
     }
-    for n in 6..=9 {
+    for n in 6..=11 {
         let cram = Cram::new(3, n).unwrap();
         let want = region_mex(&cram, cram.empty());
         for tuning in [race::Tuning::default(), everywhere] {
