@@ -9,6 +9,7 @@
 //! cargo bench --bench board_bench -- cram 5 7 --budget 16    # tables of 16 MiB
 //! cargo bench --bench board_bench -- nodekayles-all 6 6      # every grid up to 6 x 6
 //! cargo bench --bench board_bench -- cram 3 6 --repeat 200   # median of 200 searches
+//! cargo bench --bench board_bench -- nodekayles 3 21 --profile  # where the nodes go
 //! cargo bench --bench board_bench -- cram 5 8 --block 0:0 --block 4:7  # cells blocked
 //! cargo bench --bench board_bench -- arckayles-complete 64 0  # the complete graph K_64
 //! cargo bench --bench board_bench -- nodekayles-cube 7 0      # the 7-cube
@@ -31,6 +32,7 @@ fn run<B: Board>(
     budget: u64,
     hook: Option<&(dyn Fn(u128) -> Option<u32> + Sync)>,
     repeat: usize,
+    profile: bool,
 ) {
     let (mut setups, mut times) = (Vec::new(), Vec::new());
     let mut last = None;
@@ -40,19 +42,22 @@ fn run<B: Board>(
         if let Some(h) = hook {
             search = search.with_known(h);
         }
+        if profile {
+            search = search.with_profile();
+        }
         setups.push(t.elapsed().as_secs_f64());
         // The search alone, as igsolve's "Calculation time" (which leaves out making its table).
         let t = Instant::now();
         let v = search.value(start, &NoControl).expect("search");
         times.push(t.elapsed().as_secs_f64());
-        last = Some((v, search.stats()));
+        last = Some((v, search.stats(), search.profile().cloned()));
     }
     let median = |x: &mut Vec<f64>| {
         x.sort_by(f64::total_cmp);
         x[x.len() / 2]
     };
     let (setup, dt) = (median(&mut setups), median(&mut times));
-    let (v, s) = last.expect("one search");
+    let (v, s, prof) = last.expect("one search");
     println!(
         "{name}: value {v}  time {dt:.6} s  (setup {setup:.6} s)  nodes {}  table {} / {} entries ({:.1} MiB)",
         s.nodes,
@@ -60,11 +65,14 @@ fn run<B: Board>(
         s.table_capacity,
         s.table_bytes as f64 / (1 << 20) as f64
     );
+    if let Some(p) = prof {
+        print!("{p}");
+    }
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: board_bench cram|nodekayles|nodekayles-all|arckayles|arckayles-complete|nodekayles-cube|chomp ROWS COLS [--mirror] [--block R:C] [--budget MIB] [--repeat N]";
+    let usage = "usage: board_bench cram|nodekayles|nodekayles-all|arckayles|arckayles-complete|nodekayles-cube|chomp ROWS COLS [--mirror] [--block R:C] [--budget MIB] [--repeat N] [--profile]";
     if args.len() < 3 {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -72,6 +80,7 @@ fn main() {
     let rows: usize = args[1].parse().expect("ROWS");
     let cols: usize = args[2].parse().expect("COLS");
     let mirror = args.iter().any(|a| a == "--mirror");
+    let profile = args.iter().any(|a| a == "--profile");
     let budget_mib: u64 = args
         .iter()
         .position(|a| a == "--budget")
@@ -103,11 +112,11 @@ fn main() {
             let start = blocked
                 .iter()
                 .fold(cram.empty(), |m, &(r, c)| m & !cram.grid().cell(r, c));
-            run(&name, &cram, start, budget, hook, repeat);
+            run(&name, &cram, start, budget, hook, repeat, profile);
         }
         "nodekayles" => {
             let game = NodeKayles::new(SimpleGraph::grid(rows, cols).expect("grid"));
-            run(&name, &game, game.start(), budget, None, repeat);
+            run(&name, &game, game.start(), budget, None, repeat, profile);
         }
         "nodekayles-all" => {
             let t = Instant::now();
@@ -121,6 +130,7 @@ fn main() {
                         budget,
                         None,
                         repeat,
+                        profile,
                     );
                 }
             }
@@ -128,7 +138,7 @@ fn main() {
         }
         "arckayles" => {
             let game = ArcKayles::new(SimpleGraph::grid(rows, cols).expect("grid"));
-            run(&name, &game, game.start(), budget, None, repeat);
+            run(&name, &game, game.start(), budget, None, repeat, profile);
         }
         "arckayles-complete" => {
             let n = rows;
@@ -136,7 +146,7 @@ fn main() {
                 .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
                 .collect();
             let game = ArcKayles::new(SimpleGraph::new(n, &edges).expect("graph"));
-            run(&name, &game, game.start(), budget, None, repeat);
+            run(&name, &game, game.start(), budget, None, repeat, profile);
         }
         "nodekayles-cube" => {
             let n = 1usize << rows;
@@ -145,11 +155,11 @@ fn main() {
                 .filter(|&(u, v)| u < v)
                 .collect();
             let game = NodeKayles::new(SimpleGraph::new(n, &edges).expect("graph"));
-            run(&name, &game, game.start(), budget, None, repeat);
+            run(&name, &game, game.start(), budget, None, repeat, profile);
         }
         "chomp" => {
             let game = Chomp::new(rows, cols).expect("bar");
-            run(&name, &game, game.start(), budget, None, repeat);
+            run(&name, &game, game.start(), budget, None, repeat, profile);
         }
         _ => {
             eprintln!("{usage}");

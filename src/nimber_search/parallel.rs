@@ -301,6 +301,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             pool: Vec::new(),
             keys: super::KeyCache::new(),
             team: Some(team),
+            profile: None,
+            limit: super::race::Limit::default(),
         }
     }
 }

@@ -194,3 +194,145 @@ fn search_known_lower_values_keep_every_value() {
         }
     }
 }
+
+/// The value of `start` by a plain memoised mex over the components reachable from it
+/// ([`tabulate_regions`](crate::board::tabulate_regions): one entry per key, parts before the
+/// entries they are options of), with no pruning: the reference for values too large for the
+/// brute force's boards.
+fn region_mex<B: crate::board::Board>(board: &B, start: u128) -> u32 {
+    let t = crate::board::tabulate_regions(board, &[start], 1 << 24, &NoControl).unwrap();
+    let mut v = vec![0u32; t.keys.len()];
+    for i in 0..v.len() {
+        let opts = t.opt_start[i] as usize..t.opt_start[i + 1] as usize;
+        let mut seen = vec![false; opts.len() + 1];
+        for o in opts {
+            let parts = &t.parts[t.part_start[o] as usize..t.part_start[o + 1] as usize];
+            let x = parts.iter().fold(0, |x, &p| x ^ v[p as usize]) as usize;
+            if x < seen.len() {
+                seen[x] = true;
+            }
+        }
+        v[i] = seen.iter().position(|&s| !s).unwrap() as u32;
+    }
+    v[t.roots[0] as usize]
+}
+
+/// Racing on every question with a gap below its candidates, attempts stopped after a node or
+/// two: the race between the set question and deepening (`race.rs`) stops and restarts all the
+/// time, and every value of every position reachable from Cram 3 x 5 and 4 x 4 and Node Kayles
+/// on the 3 x 5 grid still equals the brute force's (each board's positions asked in turn of
+/// one search, so that later questions meet what the stopped attempts left in the table).
+#[test]
+fn search_race_keeps_every_value() {
+    let aggressive = [
+        race::Tuning {
+            first: 1,
+            growth: 2,
+            deepen: 1,
+            from: 1,
+        },
+        race::Tuning {
+            first: 3,
+            growth: 3,
+            deepen: 2,
+            from: 2,
+        },
+    ];
+    for tuning in aggressive {
+        let (mut races, mut spent) = (0, 0);
+        for (rows, cols) in [(3, 5), (4, 4)] {
+            let cram = Cram::new(rows, cols).unwrap();
+            let all = brute::values(cram.empty(), |p| cram_options(rows, cols, p));
+            let mut search = Search::new(&cram, 1 << 16)
+                .unwrap()
+                .with_tuning(tuning)
+                .with_profile();
+            for (&pos, &v) in &all {
+                assert_eq!(search.value(pos, &NoControl).unwrap(), v, "{pos:#x}");
+            }
+            let p = search.profile().unwrap();
+            (races, spent) = (races + p.races, spent + p.race_spent);
+        }
+        let game = NodeKayles::new(SimpleGraph::grid(3, 5).unwrap());
+        let all = brute::values(game.start(), |p| {
+            let mut out = Vec::new();
+            game.options(p, &mut out);
+            out
+        });
+        let mut search = Search::new(&game, 1 << 16)
+            .unwrap()
+            .with_tuning(tuning)
+            .with_profile();
+        for (&pos, &v) in &all {
+            assert_eq!(search.value(pos, &NoControl).unwrap(), v, "{pos:#x}");
+        }
+        let p = search.profile().unwrap();
+        (races, spent) = (races + p.races, spent + p.race_spent);
+        // The race ran, and attempts were stopped.
+        assert!(
+            races > 0 && spent > 0,
+            "{races} races, {spent} nodes stopped"
+        );
+    }
+}
+
+/// Node Kayles on the 3 x n grid, whose values reach 5 (3 x 12) and 4 (3 x 14), by the search
+/// with the default race and with racing everywhere, against the plain mex over regions.
+#[test]
+fn search_large_values_match_the_region_mex() {
+    let everywhere = race::Tuning {
+        first: 2,
+        growth: 2,
+        deepen: 3,
+        from: 1,
+    };
+    for n in [7, 9, 12] {
+        let game = NodeKayles::new(SimpleGraph::grid(3, n).unwrap());
+        let want = region_mex(&game, game.start());
+        for tuning in [race::Tuning::default(), everywhere] {
+            let mut search = Search::new(&game, 1 << 20).unwrap().with_tuning(tuning);
+            assert_eq!(
+                search.value(game.start(), &NoControl).unwrap(),
+                want,
+                "3x{n}"
+            );
+        }
+    }
+}
+
+/// The same, further: Node Kayles 3 x 13 to 3 x 20 and Cram 3 x 6 to 3 x 11 (3 x 6 has value 4)
+/// against the plain mex over regions (long: `cargo test --release -- --ignored nimber`).
+#[test]
+#[ignore]
+fn nimber_search_large_values_match_the_region_mex_long() {
+    let everywhere = race::Tuning {
+        first: 2,
+        growth: 2,
+        deepen: 3,
+        from: 1,
+    };
+    for n in 13..=20 {
+        let game = NodeKayles::new(SimpleGraph::grid(3, n).unwrap());
+        let want = region_mex(&game, game.start());
+        for tuning in [race::Tuning::default(), everywhere] {
+            let mut search = Search::new(&game, 16 << 20).unwrap().with_tuning(tuning);
+            assert_eq!(
+                search.value(game.start(), &NoControl).unwrap(),
+                want,
+                "3x{n}"
+            );
+        }
+    }
+    for n in 6..=11 {
+        let cram = Cram::new(3, n).unwrap();
+        let want = region_mex(&cram, cram.empty());
+        for tuning in [race::Tuning::default(), everywhere] {
+            let mut search = Search::new(&cram, 16 << 20).unwrap().with_tuning(tuning);
+            assert_eq!(
+                search.value(cram.empty(), &NoControl).unwrap(),
+                want,
+                "3x{n}"
+            );
+        }
+    }
+}

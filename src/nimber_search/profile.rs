@@ -1,0 +1,96 @@
+//! Counters of where a search's nodes go, kept only when asked for
+//! ([`Search::with_profile`](super::Search::with_profile)): by the root's question, by the
+//! largest candidate of the set asked, by the component's size, by depth, and how many nodes
+//! search again a component the table already held "not" bits of (a question on it failed
+//! before, and a new one asks for other values).
+
+/// Where a search's nodes went.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// Nodes under each of the root's questions "is G = k?" (index `k`; the root component is
+    /// the largest one of the position searched).
+    pub by_root_question: Vec<u64>,
+    /// Nodes by the largest candidate of the set asked (index: that value).
+    pub by_largest: Vec<u64>,
+    /// Nodes by the number of candidates asked.
+    pub by_candidates: Vec<u64>,
+    /// Nodes by the component's cells.
+    pub by_size: Vec<u64>,
+    /// Nodes by depth (the root component at 0).
+    pub by_depth: Vec<u64>,
+    /// Nodes that ended with the component's exact value.
+    pub exact: u64,
+    /// Nodes whose component the table knew not to have some values (searched before).
+    pub again: u64,
+    /// Nodes whose component was searched again with its values known to be past `0..k`
+    /// for some `k >= 1` (an iterative deepening step), by `k`.
+    pub deepening: Vec<u64>,
+    /// Questions raced between the set question and deepening (see `race.rs`).
+    pub races: u64,
+    /// Races the set question won.
+    pub race_set: u64,
+    /// Races deepening won (the rest: deepening reached the set's smallest candidate).
+    pub race_deepen: u64,
+    /// Nodes of the attempts stopped by their budget.
+    pub race_spent: u64,
+    /// The current depth and root question (bookkeeping).
+    pub(super) depth: usize,
+    pub(super) root_question: usize,
+}
+
+fn bump(v: &mut Vec<u64>, i: usize) {
+    if v.len() <= i {
+        v.resize(i + 1, 0);
+    }
+    v[i] += 1;
+}
+
+impl Profile {
+    /// One node: a component of `size` cells asked for `set` (bits), the table having known it
+    /// not to have the values of `not`.
+    pub(super) fn node(&mut self, size: u32, set: u128, not: u32) {
+        bump(&mut self.by_root_question, self.root_question);
+        bump(&mut self.by_largest, (127 - set.leading_zeros()) as usize);
+        bump(&mut self.by_candidates, set.count_ones() as usize);
+        bump(&mut self.by_size, size as usize);
+        bump(&mut self.by_depth, self.depth);
+        if not != 0 {
+            self.again += 1;
+            let covered = not.trailing_ones() as usize;
+            if covered > 0 {
+                bump(&mut self.deepening, covered);
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let row = |f: &mut std::fmt::Formatter<'_>, name: &str, v: &[u64]| {
+            let cells: Vec<String> = v
+                .iter()
+                .enumerate()
+                .filter(|(_, &n)| n > 0)
+                .map(|(i, n)| format!("{i}:{n}"))
+                .collect();
+            writeln!(f, "  {name}: {}", cells.join(" "))
+        };
+        let total: u64 = self.by_size.iter().sum();
+        writeln!(
+            f,
+            "profile: {total} nodes, {} exact, {} on components searched before",
+            self.exact, self.again
+        )?;
+        writeln!(
+            f,
+            "  races {}: won by the set question {}, by deepening {}; nodes of stopped attempts {}",
+            self.races, self.race_set, self.race_deepen, self.race_spent
+        )?;
+        row(f, "by root question k", &self.by_root_question)?;
+        row(f, "by largest candidate", &self.by_largest)?;
+        row(f, "by candidates", &self.by_candidates)?;
+        row(f, "by size", &self.by_size)?;
+        row(f, "by depth", &self.by_depth)?;
+        row(f, "again, past 0..k", &self.deepening)
+    }
+}
