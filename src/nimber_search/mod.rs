@@ -42,11 +42,15 @@
 //! ```
 
 mod cache;
+mod checkpoint;
 mod parallel;
+mod progress;
 mod table;
 
+pub use checkpoint::{read_header, FileError, Header};
 pub use parallel::Split;
-pub use table::{NarrowTable, Table};
+pub use progress::{RootProgress, Watch};
+pub use table::{NarrowTable, Policy, Table};
 
 use table::AnyTable;
 
@@ -166,6 +170,10 @@ pub struct Search<'a, B: Board + ?Sized> {
     /// What the threads of a parallel search share (set on each of them): the flag that stops
     /// them, and the marks of the nodes they are in.
     team: Option<&'a parallel::Team>,
+    /// What a full table keeps.
+    policy: Policy,
+    /// Where the search reports the root's progress ([`Search::watch`]).
+    hook: progress::Hook,
 }
 
 impl<'a, B: Board + ?Sized> Search<'a, B> {
@@ -209,6 +217,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             pool: Vec::new(),
             keys: KeyCache::new(),
             team: None,
+            policy: Policy::default(),
+            hook: progress::Hook::new(),
         })
     }
 
@@ -255,6 +265,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let mut v = self.parts_of(pos, &mut nb.cells, &mut nb.parts);
         let mut r = Ok(());
         for &c in &nb.parts {
+            self.hook.set_root(c.cells);
             match self.exact(c, &mut poll) {
                 Ok(x) => v ^= x,
                 Err(e) => {
@@ -275,6 +286,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let mut poll = Poller::new(ctl, 0);
         let mut nb = self.take();
         let known = self.parts_of(pos, &mut nb.cells, &mut nb.parts);
+        if let Some(c) = nb.parts.last() {
+            self.hook.set_root(c.cells);
+        }
         let r = self.sum_in_set(&nb.parts, xor_set(1, known), &mut poll);
         self.pool.push(nb);
         Ok(r? == Some(known))
@@ -351,13 +365,15 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let v = match self.board.known(c.cells) {
             Fact::Exact(v) => Some(v),
             Fact::Not(not) => {
-                self.table_for(size).store_not(key, not, size);
+                let cost = self.policy.cost(size, 0);
+                self.table_for(size).store_not(key, not, cost);
                 return (None, not);
             }
             Fact::Unknown => self.known.and_then(|f| f(c.cells)),
         };
         if let Some(v) = v {
-            self.table_for(size).store_exact(key, v, size);
+            let cost = self.policy.cost(size, 0);
+            self.table_for(size).store_exact(key, v, cost);
         }
         (v, 0)
     }
@@ -390,6 +406,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         if set == 0 {
             return Ok(None);
         }
+        let before = self.nodes;
         self.nodes += 1;
         if self.nodes % POLL_NODES == 0 {
             poll.tick(self.nodes)?;
@@ -414,13 +431,14 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         };
         self.pool.push(nb);
         let (key, size) = (c.key, c.size);
+        let cost = self.policy.cost(size, self.nodes - before);
         match r? {
             Settled::Exact(g) => {
-                self.table_for(size).store_exact(key, g, size);
+                self.table_for(size).store_exact(key, g, cost);
                 Ok(Some(g))
             }
             Settled::Within(excluded) => {
-                self.table_for(size).store_not(key, excluded as u32, size);
+                self.table_for(size).store_not(key, excluded as u32, cost);
                 Ok(None)
             }
         }
@@ -457,8 +475,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         };
         let set = set & low_bits(nb.opts.len() + 1);
         let Some(team) = self.team else {
+            let root = self.hook.is_root(c.cells);
             for i in 0..nb.pending.len() {
-                self.ask_option(nb, i, &mut p, poll)?;
+                self.ask_option(nb, i, &mut p, poll, root)?;
                 if !p.narrow(set) {
                     return Ok(Settled::Within(p.excluded()));
                 }
@@ -466,6 +485,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             return p.exact().map(Settled::Exact).ok_or_else(too_large);
         };
         let mut put_off = false;
+        let root = self.hook.is_root(c.cells);
         for pass in 0..2 {
             for i in 0..nb.pending.len() {
                 if pass == 0 {
@@ -478,7 +498,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                 } else if !nb.pending[i].put_off {
                     continue;
                 }
-                self.ask_option(nb, i, &mut p, poll)?;
+                self.ask_option(nb, i, &mut p, poll, root)?;
                 if !p.narrow(set) {
                     return Ok(Settled::Within(p.excluded()));
                 }
@@ -495,7 +515,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         p.exact().map(Settled::Exact).ok_or_else(too_large)
     }
 
-    /// Asks pending option `i` of `nb` for the values `p` still wants, and settles it in `p`.
+    /// Asks pending option `i` of `nb` for the values `p` still wants, and settles it in `p`
+    /// (and in the root's progress, at the `root`).
     #[inline]
     fn ask_option(
         &mut self,
@@ -503,10 +524,14 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         i: usize,
         p: &mut Values,
         poll: &mut Poller,
+        root: bool,
     ) -> Result<()> {
         let wanted = p.wanted();
         if wanted == 0 {
             p.settle(None);
+            if root {
+                self.hook.settled(None);
+            }
             return Ok(());
         }
         let q = &nb.pending[i];
@@ -515,6 +540,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         parts.sort_unstable_by_key(|r| r.size);
         let v = self.sum_in_set(parts, xor_set(wanted, known), poll)?;
         p.settle(v.map(|v| v ^ known));
+        if root {
+            self.hook.settled(v.map(|v| v ^ known));
+        }
         Ok(())
     }
 
@@ -545,6 +573,10 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             return Opened::Settled(Settled::Within(!low_bits(n + 1)));
         }
         let mut p = Values::new(n, set, covered);
+        let root = self.hook.is_root(c);
+        if root {
+            self.hook.question(set, n);
+        }
         for i in 0..n {
             let start = nb.parts.len();
             let o = nb.opts[i];
@@ -568,6 +600,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             }
             if unknown == start {
                 p.settle(Some(known));
+                if root {
+                    self.hook.settled(Some(known));
+                }
                 if !p.narrow(set) {
                     return Opened::Settled(Settled::Within(p.excluded()));
                 }
