@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ... import _core
 from ..._ui.display import byte_count
@@ -32,8 +32,8 @@ from ..._validate import _short
 from ...exceptions import ArgumentError, ArgumentTypeError, InvalidFileError
 from ...io import checkpoint as _files
 
-if TYPE_CHECKING:
-    from .game import BoardGame
+#: A :class:`~grundy.BoardGame` (not imported: the game imports this module).
+BoardGame = Any
 
 FORMAT_NAME = "grundy.board_search"
 FORMAT_VERSION = 1
