@@ -742,6 +742,32 @@ mod tests {
         assert_eq!(t.probe(5).1, !0b10);
     }
 
+    /// A full table keeps its costly entries: one learnt in many nodes outlasts a stream of
+    /// cheap ones, and of two of the same cost the exact value stays.
+    #[test]
+    fn full_tables_keep_the_costly_entries() {
+        let t = NarrowTable::narrow_with_budget(64 + SLACK).unwrap(); // one bucket of 4
+        let costly = Policy::Work.cost(40, 1 << 20);
+        assert_eq!(costly, 21);
+        assert_eq!(Policy::Work.cost(40, 0), 0);
+        assert_eq!(Policy::Size.cost(40, 1 << 20), 40);
+        t.store_not(1, 0b11, costly);
+        t.store_exact(2, 3, 5);
+        for k in 3..1000u128 {
+            t.store_not(k, 0b1, Policy::Work.cost(9, (k % 7) as u64));
+        }
+        assert_eq!(t.probe(1), (None, 0b11));
+        assert_eq!(t.exact(2), Some(3));
+        // A later, costlier search of a key raises its cost; a cheaper one leaves it.
+        let t = NarrowTable::narrow_with_budget(64 + SLACK).unwrap();
+        t.store_not(7, 0b1, 2);
+        t.store_not(7, 0b10, 9);
+        t.store_not(7, 0b100, 1);
+        let mut seen = Vec::new();
+        t.for_each(|k, d| seen.push((k, d)));
+        assert_eq!(seen, vec![(7, 9 << COST_SHIFT | 0b111)]);
+    }
+
     /// A table that grows keeps what it holds (growth never loses an entry while the buckets
     /// are at most a quarter full), and stops at its budget.
     #[test]
