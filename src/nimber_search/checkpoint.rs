@@ -36,7 +36,8 @@
 //! let n = search.watch().write_checkpoint(&mut file, b"4 x 4").unwrap();
 //! assert_eq!(read_header(&file[..]).unwrap().meta, b"4 x 4");
 //! let mut again = Search::new(&cram, 1 << 20).unwrap();
-//! assert_eq!(again.load_checkpoint(std::io::Cursor::new(&file)).unwrap(), n);
+//! let header = read_header(&file[..]).unwrap();
+//! assert_eq!(again.load_checkpoint(std::io::Cursor::new(&file), &header).unwrap(), n);
 //! assert_eq!(again.value(cram.empty(), &NoControl).unwrap(), 0);
 //! assert_eq!(again.stats().nodes, 0); // all in the table
 //! ```
