@@ -342,7 +342,7 @@ class BoardGame:
         A long search shows a bar (see ``progress=``): nodes searched and their rate, the table's
         fill, and the root's options settled in the question it asks now ("is G 2?": 31/40
         options settled, and what each is worth). With ``checkpoint`` it can be stopped and
-        resumed (see :doc:`/guide/board_games`, "Long searches").
+        resumed (see the guide to board games, "Long searches").
 
         Parameters
         ----------
