@@ -7,6 +7,7 @@
 //! cargo bench --bench board_bench -- arckayles 4 5
 //! cargo bench --bench board_bench -- chomp 6 7
 //! cargo bench --bench board_bench -- cram 5 7 --budget 16    # tables of 16 MiB
+//! cargo bench --bench board_bench -- cram 5 7 --budget 0.5 --policy size  # 512 KiB, kept by size
 //! cargo bench --bench board_bench -- nodekayles-all 6 6      # every grid up to 6 x 6
 //! cargo bench --bench board_bench -- cram 3 6 --repeat 200   # median of 200 searches
 //! cargo bench --bench board_bench -- nodekayles 3 21 --profile  # where the nodes go
@@ -22,23 +23,38 @@
 
 use grundy::board::{ArcKayles, Board, Chomp, Cram, NodeKayles, SimpleGraph};
 use grundy::control::NoControl;
-use grundy::nimber_search::Search;
+use grundy::nimber_search::{Policy, Search};
 use std::time::Instant;
+
+/// How each search of a run is made and repeated.
+#[derive(Clone, Copy)]
+struct Opts {
+    budget: u64,
+    repeat: usize,
+    profile: bool,
+    policy: Policy,
+}
 
 fn run<B: Board>(
     name: &str,
     board: &B,
     start: u128,
-    budget: u64,
     hook: Option<&(dyn Fn(u128) -> Option<u32> + Sync)>,
-    repeat: usize,
-    profile: bool,
+    o: &Opts,
 ) {
+    let Opts {
+        budget,
+        repeat,
+        profile,
+        policy,
+    } = *o;
     let (mut setups, mut times) = (Vec::new(), Vec::new());
     let mut last = None;
     for _ in 0..repeat.max(1) {
         let t = Instant::now();
-        let mut search = Search::new(board, budget).expect("budget");
+        let mut search = Search::new(board, budget)
+            .expect("budget")
+            .with_policy(policy);
         if let Some(h) = hook {
             search = search.with_known(h);
         }
@@ -72,7 +88,7 @@ fn run<B: Board>(
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: board_bench cram|nodekayles|nodekayles-all|arckayles|arckayles-complete|nodekayles-cube|chomp ROWS COLS [--mirror] [--block R:C] [--budget MIB] [--repeat N] [--profile]";
+    let usage = "usage: board_bench cram|nodekayles|nodekayles-all|arckayles|arckayles-complete|nodekayles-cube|chomp ROWS COLS [--mirror] [--block R:C] [--budget MIB] [--policy size|work] [--repeat N] [--profile]";
     if args.len() < 3 {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -81,12 +97,18 @@ fn main() {
     let cols: usize = args[2].parse().expect("COLS");
     let mirror = args.iter().any(|a| a == "--mirror");
     let profile = args.iter().any(|a| a == "--profile");
-    let budget_mib: u64 = args
+    let budget_mib: f64 = args
         .iter()
         .position(|a| a == "--budget")
         .map(|i| args[i + 1].parse().expect("MIB"))
-        .unwrap_or(64);
-    let budget = budget_mib << 20;
+        .unwrap_or(64.0);
+    let budget = (budget_mib * (1 << 20) as f64) as u64;
+    let policy = match args.iter().position(|a| a == "--policy") {
+        Some(i) if args[i + 1] == "size" => Policy::Size,
+        Some(i) if args[i + 1] == "work" => Policy::Work,
+        Some(_) => panic!("--policy size|work"),
+        None => Policy::default(),
+    };
     let repeat: usize = args
         .iter()
         .position(|a| a == "--repeat")
@@ -102,6 +124,12 @@ fn main() {
             (r.parse().expect("R"), c.parse().expect("C"))
         })
         .collect();
+    let opts = Opts {
+        budget,
+        repeat,
+        profile,
+        policy,
+    };
     let name = format!("{} {rows}x{cols}", args[0]);
     match args[0].as_str() {
         "cram" => {
@@ -112,11 +140,11 @@ fn main() {
             let start = blocked
                 .iter()
                 .fold(cram.empty(), |m, &(r, c)| m & !cram.grid().cell(r, c));
-            run(&name, &cram, start, budget, hook, repeat, profile);
+            run(&name, &cram, start, hook, &opts);
         }
         "nodekayles" => {
             let game = NodeKayles::new(SimpleGraph::grid(rows, cols).expect("grid"));
-            run(&name, &game, game.start(), budget, None, repeat, profile);
+            run(&name, &game, game.start(), None, &opts);
         }
         "nodekayles-all" => {
             let t = Instant::now();
@@ -127,10 +155,8 @@ fn main() {
                         &format!("nodekayles {r}x{c}"),
                         &game,
                         game.start(),
-                        budget,
                         None,
-                        repeat,
-                        profile,
+                        &opts,
                     );
                 }
             }
@@ -138,7 +164,7 @@ fn main() {
         }
         "arckayles" => {
             let game = ArcKayles::new(SimpleGraph::grid(rows, cols).expect("grid"));
-            run(&name, &game, game.start(), budget, None, repeat, profile);
+            run(&name, &game, game.start(), None, &opts);
         }
         "arckayles-complete" => {
             let n = rows;
@@ -146,7 +172,7 @@ fn main() {
                 .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
                 .collect();
             let game = ArcKayles::new(SimpleGraph::new(n, &edges).expect("graph"));
-            run(&name, &game, game.start(), budget, None, repeat, profile);
+            run(&name, &game, game.start(), None, &opts);
         }
         "nodekayles-cube" => {
             let n = 1usize << rows;
@@ -155,11 +181,11 @@ fn main() {
                 .filter(|&(u, v)| u < v)
                 .collect();
             let game = NodeKayles::new(SimpleGraph::new(n, &edges).expect("graph"));
-            run(&name, &game, game.start(), budget, None, repeat, profile);
+            run(&name, &game, game.start(), None, &opts);
         }
         "chomp" => {
             let game = Chomp::new(rows, cols).expect("bar");
-            run(&name, &game, game.start(), budget, None, repeat, profile);
+            run(&name, &game, game.start(), None, &opts);
         }
         _ => {
             eprintln!("{usage}");

@@ -2,6 +2,9 @@
 //! a position's value by the pruned search of [`crate::nimber_search`], run without the GIL and
 //! polled for Ctrl-C. The search's table (a fixed memory budget) lives as long as the game, so
 //! what one call learns speeds up the next (the options of a position, then their values).
+//! A `SearchWatch` reads a running search (its tables' fill, the root's progress) from the
+//! progress callback, and streams its tables to a checkpoint file that the Python layer names,
+//! writes atomically and reads back (`checkpoint_header`, `BoardGame.load_checkpoint`).
 
 use super::convert::{in_callback, InCallback};
 use super::leaked::Leaked;
@@ -11,9 +14,10 @@ use crate::board::{
 };
 use crate::control::Control;
 use crate::error::{Error, Result};
-use crate::nimber_search::{Search, SearchStats, Split};
+use crate::nimber_search::{read_header, FileError, Header, Search, SearchStats, Split, Watch};
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use std::sync::{Mutex, TryLockError};
 use std::time::Duration;
 
@@ -90,6 +94,8 @@ trait Solve: Send + Sync {
     fn value(&mut self, pos: u128, ctl: &dyn Control, pool: Pool<'_>) -> Result<u32>;
     fn is_zero(&mut self, pos: u128, ctl: &dyn Control, pool: Pool<'_>) -> Result<bool>;
     fn stats(&self) -> SearchStats;
+    fn watch(&self) -> Watch;
+    fn load(&mut self, file: PyFile, header: &Header) -> std::result::Result<u64, FileError>;
 }
 
 /// The threads of a search: rayon's global pool (`None`), or a pool of its own.
@@ -153,6 +159,12 @@ impl<B: Positions> Solve for Solver<B> {
     }
     fn stats(&self) -> SearchStats {
         self.search.stats()
+    }
+    fn watch(&self) -> Watch {
+        self.search.watch()
+    }
+    fn load(&mut self, file: PyFile, header: &Header) -> std::result::Result<u64, FileError> {
+        self.search.load_checkpoint(file, header)
     }
 }
 
@@ -360,6 +372,36 @@ impl BoardGame {
         })
     }
 
+    /// A watch on the search, to read while it runs (from the progress function) and to write
+    /// its tables to a checkpoint.
+    fn watch(slf: &Bound<'_, Self>) -> PyResult<SearchWatch> {
+        let w = Self::with(slf, None, None, |s, _, _| Ok(s.watch()))?;
+        Ok(SearchWatch(w))
+    }
+
+    /// Puts the entries of the checkpoint in `file` (a binary file object, read from its start)
+    /// into the tables; `header` is what `checkpoint_header` read of it, the caller having
+    /// checked its record. The entries read; ValueError for a file that is not right
+    /// (the tables are then emptied), OSError when reading fails.
+    fn load_checkpoint(
+        slf: &Bound<'_, Self>,
+        file: Py<PyAny>,
+        header: (u32, Vec<u8>, u64),
+    ) -> PyResult<u64> {
+        let (key_bytes, meta, entries) = header;
+        let header = Header {
+            key_bytes,
+            meta,
+            entries,
+        };
+        let mut r = Ok(0);
+        Self::with(slf, None, None, |s, _, _| {
+            r = s.load(PyFile(file), &header);
+            Ok(())
+        })?;
+        r.map_err(file_error)
+    }
+
     /// The search's counters: nodes, table_entries, table_capacity, table_bytes.
     fn stats<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
         let s = Self::with(slf, None, None, |s, _, _| Ok(s.stats()))?;
@@ -386,4 +428,120 @@ fn distinct_options(s: &dyn Solve, pos: u128) -> Result<Vec<u128>> {
 pub(super) fn memory_available() -> PyResult<Option<u64>> {
     crate::memory::limit()?;
     Ok(crate::memory::available())
+}
+
+/// A watch on a board game's search ([`Watch`]): readable while the search runs, from its progress
+/// function, without waiting for it.
+#[pyclass(module = "grundy._core", frozen)]
+pub struct SearchWatch(Watch);
+
+#[pymethods]
+impl SearchWatch {
+    /// `(entries, capacity, bytes)` of the search's tables now.
+    fn table(&self) -> (u64, u64, u64) {
+        (self.0.entries(), self.0.capacity(), self.0.bytes())
+    }
+
+    /// The question the search asks of the root now (see [`crate::nimber_search::RootProgress`]):
+    /// `cells`, `options`, `questions`, `asked` (bits), `settled`, `values` (counts by value),
+    /// `outside`; None before a search began.
+    fn root<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let r = self.0.root();
+        if r.cells == 0 {
+            return Ok(None);
+        }
+        let d = PyDict::new(py);
+        d.set_item("cells", r.cells)?;
+        d.set_item("options", r.options)?;
+        d.set_item("questions", r.questions)?;
+        d.set_item("asked", r.asked)?;
+        d.set_item("settled", r.settled)?;
+        d.set_item("values", r.values)?;
+        d.set_item("outside", r.outside)?;
+        Ok(Some(d))
+    }
+
+    /// Writes the tables to `file` (a binary file object, by its `write`) after the record
+    /// `meta`, without the GIL but for each block; the entries written. The search may run
+    /// meanwhile (its other threads): see [`Watch::write_checkpoint`].
+    fn write(&self, py: Python<'_>, file: Py<PyAny>, meta: Vec<u8>) -> PyResult<u64> {
+        let w = PyFile(file);
+        let r = py.detach(|| self.0.write_checkpoint(w, &meta));
+        r.map_err(|e| io_error(py, e))
+    }
+}
+
+/// The header of the checkpoint in `file` (a binary file object), the file checked whole:
+/// `(key_bytes, record, entries)`; ValueError saying what is wrong with one that is not a whole
+/// checkpoint, OSError when reading fails.
+#[pyfunction]
+pub(super) fn checkpoint_header(py: Python<'_>, file: Py<PyAny>) -> PyResult<(u32, Vec<u8>, u64)> {
+    let f = PyFile(file);
+    let h = py.detach(|| read_header(f)).map_err(file_error)?;
+    Ok((h.key_bytes, h.meta, h.entries))
+}
+
+/// A Python binary file object read and written from Rust (each call taking the GIL).
+struct PyFile(Py<PyAny>);
+
+/// A Python exception as an I/O error (its message kept).
+fn py_io(e: PyErr) -> std::io::Error {
+    std::io::Error::other(e.to_string())
+}
+
+impl std::io::Write for PyFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        Python::attach(|py| {
+            let n = self.0.call_method1(py, "write", (PyBytes::new(py, buf),));
+            n.and_then(|n| n.extract::<Option<usize>>(py))
+                .map(|n| n.unwrap_or(buf.len()))
+                .map_err(py_io)
+        })
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Python::attach(|py| self.0.call_method0(py, "flush").map(|_| ()).map_err(py_io))
+    }
+}
+
+impl std::io::Read for PyFile {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        Python::attach(|py| {
+            let b = self
+                .0
+                .call_method1(py, "read", (buf.len(),))
+                .map_err(py_io)?;
+            let b: Vec<u8> = b.extract(py).map_err(py_io)?;
+            let n = b.len().min(buf.len());
+            buf[..n].copy_from_slice(&b[..n]);
+            Ok(n)
+        })
+    }
+}
+
+impl std::io::Seek for PyFile {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        let (off, whence) = match pos {
+            std::io::SeekFrom::Start(n) => (n as i64, 0),
+            std::io::SeekFrom::Current(n) => (n, 1),
+            std::io::SeekFrom::End(n) => (n, 2),
+        };
+        Python::attach(|py| {
+            let r = self
+                .0
+                .call_method1(py, "seek", (off, whence))
+                .map_err(py_io)?;
+            r.extract::<u64>(py).map_err(py_io)
+        })
+    }
+}
+
+fn io_error(_py: Python<'_>, e: std::io::Error) -> PyErr {
+    PyOSError::new_err(e.to_string())
+}
+
+fn file_error(e: FileError) -> PyErr {
+    match e {
+        FileError::Invalid(why) => PyValueError::new_err(why),
+        FileError::Io(e) => PyOSError::new_err(e.to_string()),
+    }
 }

@@ -323,6 +323,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loopy::generalized_values_csr, m)?)?;
     m.add_class::<misere::MisereQuotient>()?;
     m.add_class::<board::BoardGame>()?;
+    m.add_class::<board::SearchWatch>()?;
+    m.add_function(wrap_pyfunction!(board::checkpoint_header, m)?)?;
     m.add_function(wrap_pyfunction!(board::memory_available, m)?)?;
     Ok(())
 }

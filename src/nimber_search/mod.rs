@@ -48,14 +48,18 @@
 //! ```
 
 mod cache;
+mod checkpoint;
 mod parallel;
 mod profile;
+mod progress;
 mod race;
 mod table;
 
+pub use checkpoint::{read_header, FileError, Header};
 pub use parallel::Split;
 pub use profile::Profile;
-pub use table::{NarrowTable, Table};
+pub use progress::{RootProgress, Watch};
+pub use table::{NarrowTable, Policy, Table};
 
 use table::AnyTable;
 
@@ -179,6 +183,10 @@ pub struct Search<'a, B: Board + ?Sized> {
     profile: Option<Box<Profile>>,
     /// The node count at which a race's attempt stops (see `race.rs`).
     limit: race::Limit,
+    /// What a full table keeps.
+    policy: Policy,
+    /// Where the search reports the root's progress ([`Search::watch`]).
+    hook: progress::Hook,
 }
 
 impl<'a, B: Board + ?Sized> Search<'a, B> {
@@ -224,6 +232,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             team: None,
             profile: None,
             limit: race::Limit::default(),
+            policy: Policy::default(),
+            hook: progress::Hook::new(),
         })
     }
 
@@ -288,6 +298,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let mut v = self.parts_of(pos, &mut nb.cells, &mut nb.parts);
         let mut r = Ok(());
         for &c in &nb.parts {
+            self.hook.set_root(c.cells);
             match self.exact(c, &mut poll) {
                 Ok(x) => v ^= x,
                 Err(e) => {
@@ -308,6 +319,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let mut poll = Poller::new(ctl, 0);
         let mut nb = self.take();
         let known = self.parts_of(pos, &mut nb.cells, &mut nb.parts);
+        if let Some(c) = nb.parts.last() {
+            self.hook.set_root(c.cells);
+        }
         let r = self.sum_in_set(&nb.parts, xor_set(1, known), &mut poll);
         self.pool.push(nb);
         Ok(r? == Some(known))
@@ -384,13 +398,15 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let v = match self.board.known(c.cells) {
             Fact::Exact(v) => Some(v),
             Fact::Not(not) => {
-                self.table_for(size).store_not(key, not, size);
+                let cost = self.policy.cost(size, 0);
+                self.table_for(size).store_not(key, not, cost);
                 return (None, not);
             }
             Fact::Unknown => self.known.and_then(|f| f(c.cells)),
         };
         if let Some(v) = v {
-            self.table_for(size).store_exact(key, v, size);
+            let cost = self.policy.cost(size, 0);
+            self.table_for(size).store_exact(key, v, cost);
         }
         (v, 0)
     }
@@ -443,6 +459,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         if set == 0 {
             return Ok(None);
         }
+        let before = self.nodes;
         self.nodes += 1;
         if self.nodes % POLL_NODES == 0 {
             poll.tick(self.nodes)?;
@@ -478,13 +495,14 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             p.exact += u64::from(matches!(r, Ok(Settled::Exact(_))));
         }
         let (key, size) = (c.key, c.size);
+        let cost = self.policy.cost(size, self.nodes - before);
         match r? {
             Settled::Exact(g) => {
-                self.table_for(size).store_exact(key, g, size);
+                self.table_for(size).store_exact(key, g, cost);
                 Ok(Some(g))
             }
             Settled::Within(excluded) => {
-                self.table_for(size).store_not(key, excluded as u32, size);
+                self.table_for(size).store_not(key, excluded as u32, cost);
                 Ok(None)
             }
         }
@@ -521,8 +539,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         };
         let set = set & low_bits(nb.opts.len() + 1);
         let Some(team) = self.team else {
+            let root = self.hook.is_root(c.cells);
             for i in 0..nb.pending.len() {
-                self.ask_option(nb, i, &mut p, poll)?;
+                self.ask_option(nb, i, &mut p, poll, root)?;
                 if !p.narrow(set) {
                     return Ok(Settled::Within(p.excluded()));
                 }
@@ -530,6 +549,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             return p.exact().map(Settled::Exact).ok_or_else(too_large);
         };
         let mut put_off = false;
+        let root = self.hook.is_root(c.cells);
         for pass in 0..2 {
             for i in 0..nb.pending.len() {
                 if pass == 0 {
@@ -542,7 +562,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                 } else if !nb.pending[i].put_off {
                     continue;
                 }
-                self.ask_option(nb, i, &mut p, poll)?;
+                self.ask_option(nb, i, &mut p, poll, root)?;
                 if !p.narrow(set) {
                     return Ok(Settled::Within(p.excluded()));
                 }
@@ -559,7 +579,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         p.exact().map(Settled::Exact).ok_or_else(too_large)
     }
 
-    /// Asks pending option `i` of `nb` for the values `p` still wants, and settles it in `p`.
+    /// Asks pending option `i` of `nb` for the values `p` still wants, and settles it in `p`
+    /// (and in the root's progress, at the `root`).
     #[inline]
     fn ask_option(
         &mut self,
@@ -567,10 +588,14 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         i: usize,
         p: &mut Values,
         poll: &mut Poller,
+        root: bool,
     ) -> Result<()> {
         let wanted = p.wanted();
         if wanted == 0 {
             p.settle(None);
+            if root {
+                self.hook.settled(None);
+            }
             return Ok(());
         }
         let q = &nb.pending[i];
@@ -579,6 +604,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         parts.sort_unstable_by_key(|r| r.size);
         let v = self.sum_in_set(parts, xor_set(wanted, known), poll)?;
         p.settle(v.map(|v| v ^ known));
+        if root {
+            self.hook.settled(v.map(|v| v ^ known));
+        }
         Ok(())
     }
 
@@ -609,6 +637,10 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             return Opened::Settled(Settled::Within(!low_bits(n + 1)));
         }
         let mut p = Values::new(n, set, covered);
+        let root = self.hook.is_root(c);
+        if root {
+            self.hook.question(set, n);
+        }
         for i in 0..n {
             let start = nb.parts.len();
             let o = nb.opts[i];
@@ -632,6 +664,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             }
             if unknown == start {
                 p.settle(Some(known));
+                if root {
+                    self.hook.settled(Some(known));
+                }
                 if !p.narrow(set) {
                     return Opened::Settled(Settled::Within(p.excluded()));
                 }

@@ -238,12 +238,12 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let me = &*self;
         let (team, done, finished, work) = (&team, &done, &finished, &work);
         in_place_scope(pool, |sc| {
-            for _ in 0..threads {
+            for i in 0..threads {
                 sc.spawn(move |_| {
                     // Counts this thread out even when its work panics (the scope passes the
                     // panic on once every thread is done).
                     let _out = Out(team, finished);
-                    let mut w = me.worker(team);
+                    let mut w = me.worker(team, i == 0);
                     let flag = Flag {
                         team,
                         told: AtomicU64::new(0),
@@ -287,8 +287,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         }
     }
 
-    /// A search on the same board and tables for one thread of a parallel search.
-    fn worker<'w>(&self, team: &'w Team) -> Search<'w, B>
+    /// A search on the same board and tables for one thread of a parallel search (the `first`
+    /// reports the root's progress).
+    fn worker<'w>(&self, team: &'w Team, first: bool) -> Search<'w, B>
     where
         'a: 'w,
     {
@@ -303,6 +304,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             team: Some(team),
             profile: None,
             limit: super::race::Limit::default(),
+            policy: self.policy,
+            hook: self.hook.for_thread(first),
         }
     }
 }

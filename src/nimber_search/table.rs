@@ -46,7 +46,8 @@ const USED: u64 = 1 << 63;
 
 /// An entry: the key's `KW` words (low first), and its data word: bits 0..32, values the
 /// component is known not to have; bits 32..40, its value + 1, or 0 when unknown; bits 40..48,
-/// its size (cells); bits 48..62, the slot's version; bit 62, [`LOCK`]; bit 63, [`USED`].
+/// its cost (what it took to learn: see [`Policy`]); bits 48..62, the slot's version; bit 62,
+/// [`LOCK`]; bit 63, [`USED`].
 /// Atomics that are zero when free, so that a new table is zeroed by the allocator (pages the
 /// search never touches cost nothing).
 #[repr(C)]
@@ -151,14 +152,46 @@ fn exact_of(d: u64) -> Option<u32> {
     (v != 0).then(|| v as u32 - 1)
 }
 
-/// How much keeping an entry is worth: large components cost more to search again, and an
-/// exact value says more than a few excluded ones.
+/// The bits of the data word an entry's contents take (what a checkpoint keeps): the values
+/// excluded, the value and the cost.
+pub(crate) const CONTENTS: u64 = (1 << 48) - 1;
+/// The cost byte of the data word.
+const COST_SHIFT: u32 = 40;
+const COST: u64 = 0xff << COST_SHIFT;
+
+/// How much keeping an entry is worth: one that cost more to learn costs more to learn again,
+/// and an exact value says more than a few excluded ones.
 #[inline]
 fn worth(d: u64) -> u64 {
     if d & USED == 0 {
         return 0;
     }
-    1 + 2 * ((d >> 40) & 0xff) + u64::from(exact_of(d).is_some())
+    1 + 2 * ((d & COST) >> COST_SHIFT) + u64::from(exact_of(d).is_some())
+}
+
+/// What a full table keeps: each entry's cost byte, which [`worth`] weighs (the entry of least
+/// worth in a bucket gives way to a new one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// The component's size in cells: large components cost more to search again.
+    Size,
+    /// The nodes searched under the entry, as `1 + log2` (0 for what no search learnt):
+    /// the costly subtrees stay, the many cheap entries near the leaves go first. With a table
+    /// a tenth of what it fills, Cram 5 x 9 searches 1.9x the nodes (3.4x by size); Node
+    /// Kayles on 3-row strips far more by either (see `benchmarks/board.md`, "Small tables").
+    #[default]
+    Work,
+}
+
+impl Policy {
+    /// The cost byte of an entry for a component of `size` cells learnt in `work` nodes.
+    #[inline]
+    pub fn cost(self, size: u32, work: u64) -> u32 {
+        match self {
+            Policy::Size => size.min(0xff),
+            Policy::Work => 64 - work.leading_zeros(),
+        }
+    }
 }
 
 /// `d`'s version bumped, with the lock and version bits of `d` replaced.
@@ -209,6 +242,18 @@ impl<const KW: usize> Slot<KW> {
         }
         self.data.store(bumped(seen, d), Ordering::Release);
         true
+    }
+
+    /// The key and data word of the slot when it holds an entry that no thread is writing
+    /// (read as [`Slot::holds`] reads, whatever the key).
+    fn read(&self) -> Option<([u64; KW], u64)> {
+        let d = self.data.load(Ordering::Acquire);
+        if d & (USED | LOCK) != USED {
+            return None;
+        }
+        let k = std::array::from_fn(|i| self.key[i].load(Ordering::Relaxed));
+        fence(Ordering::Acquire);
+        (self.data.load(Ordering::Relaxed) == d).then_some((k, d))
     }
 
     /// Takes the entry out (the slot left free): its key and data, or `None` when it is free or
@@ -412,35 +457,39 @@ impl<const KW: usize> Table<KW> {
         }
     }
 
-    /// Records that `key` (a component of `size` cells) has value `v`.
-    pub fn store_exact(&self, key: u128, v: u32, size: u32) {
+    /// Records that `key` has value `v`; `cost` (at most 255: a [`Policy`]'s) is what it took to
+    /// learn, which a full bucket weighs to choose the entry that goes.
+    pub fn store_exact(&self, key: u128, v: u32, cost: u32) {
         let not = if v < NOT_BITS { !(1u32 << v) } else { u32::MAX };
         // Values past 253 (which no board of 128 cells reaches) are not stored.
         if v < MAX_EXACT {
-            self.store(key, u64::from(not) | u64::from(v + 1) << 32, size);
+            self.store(key, u64::from(not) | u64::from(v + 1) << 32, cost);
         }
     }
 
-    /// Records that `key` (a component of `size` cells) has none of the values in `set` (bit
-    /// `v` for value `v`; values from 32 on are not recorded).
-    pub fn store_not(&self, key: u128, set: u32, size: u32) {
+    /// Records that `key` has none of the values in `set` (bit `v` for value `v`; values from 32
+    /// on are not recorded); `cost` as in [`Table::store_exact`].
+    pub fn store_not(&self, key: u128, set: u32, cost: u32) {
         if set != 0 {
-            self.store(key, u64::from(set), size);
+            self.store(key, u64::from(set), cost);
         }
     }
 
-    fn store(&self, key: u128, bits: u64, size: u32) {
+    fn store(&self, key: u128, bits: u64, cost: u32) {
         let Some(k) = words::<KW>(key) else {
             return;
         };
+        let cost = u64::from(cost.min(0xff)) << COST_SHIFT;
         let used = self.used.load(Ordering::Relaxed);
         let b = &self.buckets[bucket_of(key, used)];
         for s in b.iter() {
             if let Some(d) = s.holds(&k) {
-                // What is known of a key only grows: or the bits in, if no one wrote since.
+                // What is known of a key only grows: or the bits in, if no one wrote since; its
+                // cost is the largest of those it was learnt in.
+                let new = (d | bits) & !COST | (d & COST).max(cost);
                 let _ = s.data.compare_exchange(
                     d,
-                    bumped(d, d | bits),
+                    bumped(d, new),
                     Ordering::Release,
                     Ordering::Relaxed,
                 );
@@ -448,13 +497,61 @@ impl<const KW: usize> Table<KW> {
             }
         }
         // Whether the table is half full, looked at every 64 entries a thread adds.
-        if self.place(b, &k, USED | u64::from(size.min(0xff)) << 40 | bits) % 64 == 0
+        if self.place(b, &k, USED | cost | bits) % 64 == 0
             && used < self.buckets.len()
             && self.entries() as usize * 2 > used * WAYS
         {
             self.grow(used);
         }
     }
+
+    /// Calls `f` with the key and contents (the [`CONTENTS`] bits of the data word) of each entry,
+    /// each read whole as a lookup reads it: beside threads that store, the walk may miss an
+    /// entry (one being written or moved) or meet a key twice, never a torn entry.
+    pub(crate) fn for_each(&self, mut f: impl FnMut(u128, u64)) {
+        let used = self.used.load(Ordering::Acquire);
+        for b in &self.buckets[..used] {
+            for s in b.iter() {
+                if let Some((k, d)) = s.read() {
+                    f(key_of(&k), d & CONTENTS);
+                }
+            }
+        }
+    }
+
+    /// Stores an entry as [`Table::for_each`] gave it (merged with what the table knows of the
+    /// key, as any store).
+    pub(crate) fn restore(&self, key: u128, contents: u64) {
+        let cost = ((contents & COST) >> COST_SHIFT) as u32;
+        self.store(key, contents & CONTENTS & !COST, cost);
+    }
+
+    /// Puts to use enough buckets for `n` entries at most half full (at most all), as `n`
+    /// stores would, at once.
+    pub(crate) fn reserve(&self, n: u64) {
+        loop {
+            let used = self.used.load(Ordering::Relaxed);
+            if used >= self.buckets.len() || (used * WAYS) as u64 >= n.saturating_mul(2) {
+                return;
+            }
+            self.grow(used);
+        }
+    }
+
+    /// Forgets every entry.
+    pub(crate) fn clear(&self) {
+        let used = self.used.load(Ordering::Acquire);
+        for b in &self.buckets[..used] {
+            for s in b.iter() {
+                if s.take().is_some() {
+                    self.count(-1);
+                }
+            }
+        }
+    }
+
+    /// The bytes of a key (8 for a narrow table, 16 for a wide one).
+    pub(crate) const KEY_BYTES: usize = 8 * KW;
 
     /// Puts a new entry in bucket `b`, in place of the least useful one (nothing when another
     /// thread writes that slot meanwhile). When it took a free slot, the new count of this
@@ -467,6 +564,24 @@ impl<const KW: usize> Table<KW> {
         } else {
             1
         }
+    }
+}
+
+impl<'a, B: crate::board::Board + ?Sized> super::Search<'a, B> {
+    /// The same search, its tables keeping what `policy` weighs most when full (the default:
+    /// [`Policy::Work`]).
+    ///
+    /// ```
+    /// use grundy::board::Cram;
+    /// use grundy::control::NoControl;
+    /// use grundy::nimber_search::{Policy, Search};
+    /// let cram = Cram::new(4, 5).unwrap();
+    /// let mut search = Search::new(&cram, 1 << 12).unwrap().with_policy(Policy::Size);
+    /// assert_eq!(search.value(cram.empty(), &NoControl).unwrap(), 2);
+    /// ```
+    pub fn with_policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
     }
 }
 
@@ -522,6 +637,30 @@ impl AnyTable {
     #[inline]
     pub(crate) fn store_not(&self, key: u128, set: u32, size: u32) {
         either!(self, t => t.store_not(key, set, size));
+    }
+
+    pub(crate) fn for_each(&self, f: impl FnMut(u128, u64)) {
+        either!(self, t => t.for_each(f));
+    }
+
+    pub(crate) fn restore(&self, key: u128, contents: u64) {
+        either!(self, t => t.restore(key, contents));
+    }
+
+    pub(crate) fn clear(&self) {
+        either!(self, t => t.clear());
+    }
+
+    pub(crate) fn reserve(&self, n: u64) {
+        either!(self, t => t.reserve(n));
+    }
+
+    /// The bytes of a key.
+    pub(crate) fn key_bytes(&self) -> usize {
+        match self {
+            AnyTable::Narrow(_) => NarrowTable::KEY_BYTES,
+            AnyTable::Wide(_) => Table::<2>::KEY_BYTES,
+        }
     }
 }
 
@@ -601,6 +740,32 @@ mod tests {
         t.store_exact(5, 1, 3);
         assert_eq!(t.exact(5), Some(1));
         assert_eq!(t.probe(5).1, !0b10);
+    }
+
+    /// A full table keeps its costly entries: one learnt in many nodes outlasts a stream of
+    /// cheap ones, and of two of the same cost the exact value stays.
+    #[test]
+    fn full_tables_keep_the_costly_entries() {
+        let t = NarrowTable::narrow_with_budget(64 + SLACK).unwrap(); // one bucket of 4
+        let costly = Policy::Work.cost(40, 1 << 20);
+        assert_eq!(costly, 21);
+        assert_eq!(Policy::Work.cost(40, 0), 0);
+        assert_eq!(Policy::Size.cost(40, 1 << 20), 40);
+        t.store_not(1, 0b11, costly);
+        t.store_exact(2, 3, 5);
+        for k in 3..1000u128 {
+            t.store_not(k, 0b1, Policy::Work.cost(9, (k % 7) as u64));
+        }
+        assert_eq!(t.probe(1), (None, 0b11));
+        assert_eq!(t.exact(2), Some(3));
+        // A later, costlier search of a key raises its cost; a cheaper one leaves it.
+        let t = NarrowTable::narrow_with_budget(64 + SLACK).unwrap();
+        t.store_not(7, 0b1, 2);
+        t.store_not(7, 0b10, 9);
+        t.store_not(7, 0b100, 1);
+        let mut seen = Vec::new();
+        t.for_each(|k, d| seen.push((k, d)));
+        assert_eq!(seen, vec![(7, 9 << COST_SHIFT | 0b111)]);
     }
 
     /// A table that grows keeps what it holds (growth never loses an entry while the buckets

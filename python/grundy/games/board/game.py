@@ -28,12 +28,13 @@ import numpy as np
 
 from ... import _core
 from ..._ui.display import byte_count, card
-from ..._ui.progress import Bar, _check_progress, _check_threads
+from ..._ui.progress import Bar, _check_progress
 from ..._validate import _short, as_count, as_heap
 from ...exceptions import ArgumentError, ArgumentTypeError
 from ...io import checkpoint as _checkpoint
 from .components import BoardComponents
-from .graph import board_rule, rule_args
+from .graph import board_rule, neighbours, regions, rule_args
+from .search import CHECKPOINT_EVERY, run
 from .state import BoardState
 
 __all__ = ["BoardGame", "BoardState", "default_memory"]
@@ -327,17 +328,21 @@ class BoardGame:
     def _bar(self) -> Bar:
         return Bar(self._progress, f"{self._name()}: searching", " nodes", open_now=False)
 
-    def _search(self, method: str, *args: Any, threads: Any = None) -> Any:
-        k = _check_threads(threads)
-        bar = self._bar()
-        try:
-            return getattr(self._core, method)(*args, lambda done, total: bar.update(done), k)
-        finally:
-            bar.close()
-
     # -- values -----------------------------------------------------------------------------------
-    def value(self, position: Any = None, *, threads: int | None = None) -> int:
+    def value(
+        self,
+        position: Any = None,
+        *,
+        threads: int | None = None,
+        checkpoint: Any = None,
+        checkpoint_every: float = CHECKPOINT_EVERY,
+    ) -> int:
         """The Grundy value of ``position`` (the start by default).
+
+        A long search shows a bar (see ``progress=``): nodes searched and their rate, the table's
+        fill, and the root's options settled in the question it asks now ("is G 2?": 31/40
+        options settled, and what each is worth). With ``checkpoint`` it can be stopped and
+        resumed (see the guide to board games, "Long searches").
 
         Parameters
         ----------
@@ -347,6 +352,14 @@ class BoardGame:
             The most threads used (default: every core, or ``RAYON_NUM_THREADS``). A region of
             20 cells or more is searched by all of them at once; a smaller one takes one thread,
             which is faster there. The value never depends on it.
+        checkpoint : str or path-like, optional
+            A file that keeps the search's table: written every ``checkpoint_every`` seconds, when
+            Ctrl-C stops the search, and with the answer at the end. The same call with the same
+            path resumes from it (a finished one answers at once), losing at most the last
+            interval. The write is atomic (a kill leaves the previous checkpoint whole) and
+            streams the table's entries, taking no memory beyond the budget.
+        checkpoint_every : float, default 600
+            Seconds between two checkpoints.
 
         Returns
         -------
@@ -361,10 +374,18 @@ class BoardGame:
             positive integer.
         KeyboardInterrupt
             On Ctrl-C, which stops the search (every thread) within a fraction of a second.
+        InvalidFileError
+            For a ``checkpoint`` that is not a whole, uncorrupted checkpoint of this game and
+            position (the file is left as it is).
+        FilePermissionError
+            For a ``checkpoint`` that could not be written (checked before the search).
 
         Examples
         --------
-        >>> import grundy as gr
+        >>> import grundy as gr, os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "cram45.ckpt")
+        >>> gr.cram(4, 5).value(checkpoint=path), gr.cram(4, 5).value(checkpoint=path)  # the second reads it
+        (2, 2)
         >>> [gr.cram(1, n).value() for n in range(2, 8)]  # a strip of n cells is the octal game 0.07
         [1, 1, 2, 0, 3, 1]
         >>> gr.cram(4, 5).value(threads=1)  # one thread
@@ -374,11 +395,18 @@ class BoardGame:
         known = self._known.get(s.free)
         if known is not None:
             return known
-        v = int(self._search("value", s.free, threads=threads))
+        v = int(run(self, "value", s.free, threads=threads, checkpoint=checkpoint, every=checkpoint_every))
         self._remember(s.free, v)
         return v
 
-    def outcome(self, position: Any = None, *, threads: int | None = None) -> str:
+    def outcome(
+        self,
+        position: Any = None,
+        *,
+        threads: int | None = None,
+        checkpoint: Any = None,
+        checkpoint_every: float = CHECKPOINT_EVERY,
+    ) -> str:
         """``"P"`` when the player to move from ``position`` loses, ``"N"`` when they win.
 
         A P-position often takes far less search than its value.
@@ -389,6 +417,11 @@ class BoardGame:
             As :meth:`state` takes it; the start by default.
         threads : int, optional
             The most threads used (default: every core); see :meth:`value`.
+        checkpoint : str or path-like, optional
+            A file to stop and resume the search by, as in :meth:`value` (one written by
+            :meth:`value` for the same position serves too).
+        checkpoint_every : float, default 600
+            Seconds between two checkpoints.
 
         Returns
         -------
@@ -401,7 +434,9 @@ class BoardGame:
         >>> gr.cram(4, 4).outcome(), gr.chomp(3, 5).outcome(threads=2)
         ('P', 'N')
         """
-        return "P" if self._search("is_zero", self.state(position).free, threads=threads) else "N"
+        free = self.state(position).free
+        zero = run(self, "is_zero", free, threads=threads, checkpoint=checkpoint, every=checkpoint_every)
+        return "P" if zero else "N"
 
     def options(self, position: Any = None) -> list[BoardState]:
         """The positions one move from ``position`` can reach (each once).
@@ -452,7 +487,7 @@ class BoardGame:
         """
         t = min(as_count(target, "target"), 2**32 - 1)  # no board has a value near 2**32
         free = self.state(position).free
-        return [BoardState._of(self, o) for o in self._search("winning", free, t, threads=threads)]
+        return [BoardState._of(self, o) for o in run(self, "winning", free, t, threads=threads)]
 
     def components(self, position: Any = None) -> list[BoardState]:
         """The regions of ``position``: each a position of its own, whose values XOR to its value.
@@ -485,39 +520,9 @@ class BoardGame:
         free = self.state(position).free
         if self.kind == "chomp":
             return [BoardState._of(self, free)] if free else []
-        near = self._neighbours()
-        out = []
-        while free:
-            region = frontier = free & -free
-            while frontier:
-                grown = 0
-                while frontier:
-                    low = frontier & -frontier
-                    grown |= near[low.bit_length() - 1]
-                    frontier ^= low
-                frontier = grown & free & ~region
-                region |= frontier
-            out.append(BoardState._of(self, region))
-            free &= ~region
-        return out
-
-    def _neighbours(self) -> list[int]:
-        """Each cell's neighbours as bits: a move may join them (4-neighbours on a grid, else the edges)."""
         if self._near is None:
-            near = [0] * self.num_cells
-            if self._edges is not None:
-                for u, v in self._edges:
-                    near[u] |= 1 << v
-                    near[v] |= 1 << u
-            else:
-                rows, cols = self._args[2] or (1, self.num_cells)
-                for i in range(rows * cols):
-                    r, c = divmod(i, cols)
-                    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                        if 0 <= rr < rows and 0 <= cc < cols:
-                            near[i] |= 1 << (rr * cols + cc)
-            self._near = near
-        return self._near
+            self._near = neighbours(self.num_cells, self._edges, self._args[2])
+        return [BoardState._of(self, region) for region in regions(free, self._near)]
 
     def position(self, blocked: Any = None) -> Any:
         """The :class:`~grundy.Position` of the one board ``blocked``, to list its moves.

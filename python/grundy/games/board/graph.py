@@ -162,3 +162,46 @@ def _json_label(x: Any) -> Any:
 def _label_of(x: Any) -> Any:
     """A label read back from JSON: lists were tuples (a label is hashable)."""
     return tuple(_label_of(y) for y in x) if isinstance(x, list) else x
+
+
+def neighbours(n: int, edges: list[tuple[int, int]] | None, grid: tuple[int, int] | None) -> list[int]:
+    """Each of ``n`` cells' neighbours as bits, those a move may join: the ``edges``, else 4-neighbours on ``grid``.
+
+    >>> neighbours(3, None, (1, 3))
+    [2, 5, 2]
+    """
+    near = [0] * n
+    if edges is not None:
+        for u, v in edges:
+            near[u] |= 1 << v
+            near[v] |= 1 << u
+        return near
+    rows, cols = grid or (1, n)
+    for i in range(rows * cols):
+        r, c = divmod(i, cols)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= rr < rows and 0 <= cc < cols:
+                near[i] |= 1 << (rr * cols + cc)
+    return near
+
+
+def regions(free: int, near: list[int]) -> list[int]:
+    """The connected sets of cells of ``free`` (bits) along ``near``, ordered by their first cell.
+
+    >>> regions(0b11011, neighbours(5, None, (1, 5)))
+    [3, 24]
+    """
+    out = []
+    while free:
+        region = frontier = free & -free
+        while frontier:
+            grown = 0
+            while frontier:
+                low = frontier & -frontier
+                grown |= near[low.bit_length() - 1]
+                frontier ^= low
+            frontier = grown & free & ~region
+            region |= frontier
+        out.append(region)
+        free &= ~region
+    return out

@@ -1,0 +1,203 @@
+"""Running a board game's search: the progress bar with its notes, and checkpoints to stop and resume.
+
+:func:`run` calls one of the core's searches (``value``, ``is_zero``, ``winning``) with the one
+progress bar (:class:`~grundy._ui.progress.Bar`), counting nodes (tqdm shows their rate), its note
+the table's fill and what the search has settled of the root's options in the question it asks
+now. With a ``checkpoint`` path it first resumes from the file when there is one, writes the
+search's tables to it every ``checkpoint_every`` seconds while it runs and when Ctrl-C stops it,
+and last with the answer.
+
+A checkpoint is the core's table file (``nimber_search::checkpoint``: magic, format version, the
+record below, the entries streamed in blocks, a CRC-32 of it all), whose record is UTF-8 JSON:
+``{"format": "grundy.board_search", "format_version": 1, "package_version": ..., "rule": {...}
+(the game, as :func:`grundy.save` writes it), "game": "cram(5, 9)", "position": "0x1ff...",
+"nodes": ..., "seconds": ..., "result": null or {"value": 3} or {"outcome": "N"}, "created": ...}``.
+It is written as :func:`grundy.save` writes (a temporary file in the same folder, fsynced, renamed
+over the old one: a kill during the write leaves the previous checkpoint whole), entry by entry from
+the table (no copy of it in memory). A file that is not a whole checkpoint, is corrupted, or holds
+another game's or position's search raises :class:`~grundy.InvalidFileError` and is left as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+from ... import _core
+from ..._ui.display import byte_count
+from ..._ui.progress import _check_threads
+from ..._validate import _short
+from ...exceptions import ArgumentError, ArgumentTypeError, InvalidFileError
+from ...io import checkpoint as _files
+
+#: A :class:`~grundy.BoardGame` (not imported: the game imports this module).
+BoardGame = Any
+
+FORMAT_NAME = "grundy.board_search"
+FORMAT_VERSION = 1
+#: Seconds between two checkpoints by default.
+CHECKPOINT_EVERY = 600.0
+
+
+def run(
+    game: BoardGame,
+    method: str,
+    *args: Any,
+    threads: Any = None,
+    checkpoint: Any = None,
+    every: Any = CHECKPOINT_EVERY,
+) -> Any:
+    """``game._core.<method>(*args, progress, threads)`` with the bar, and the checkpoint when given."""
+    k = _check_threads(threads)
+    watch = game._core.watch()
+    bar = game._bar()  # a survey puts its own watch there
+    ck = None if checkpoint is None else Checkpoint(game, method, args, checkpoint, every)
+    if ck is not None:
+        done = ck.resume()
+        if done is not None:
+            return done
+
+    def progress(done: int, total: int) -> None:
+        if getattr(bar, "mode", None) is not False:
+            bar.update(done, note=note(watch))
+        if ck is not None:
+            ck.tick(watch, done)
+
+    try:
+        result = getattr(game._core, method)(*args, progress, k)
+    except KeyboardInterrupt:
+        if ck is not None:  # the search has stopped, every thread: its tables are whole
+            ck.write(watch, int(game._core.stats()["nodes"]))
+        raise
+    finally:
+        bar.close()
+    if ck is not None:
+        ck.write(watch, int(game._core.stats()["nodes"]), result)
+    return result
+
+
+def note(watch: Any) -> str:
+    """The bar's note: the table's fill, and the root's options settled in the question under way."""
+    entries, capacity, nbytes = watch.table()
+    used = nbytes * entries // max(capacity, 1)
+    s = f"table {entries / max(capacity, 1):.0%} full ({entries:,} entries, {byte_count(used)})"
+    r = watch.root()
+    if r is None or not r["options"]:
+        return s
+    asked = r["asked"]
+    asked_s = str(asked.bit_length() - 1) if asked & (asked - 1) == 0 else f"one of {_bits(asked)}"
+    worth = " ".join(f"{v}:{c}" for v, c in enumerate(r["values"]) if c)
+    if r["outside"]:
+        worth += f"{', ' if worth else ''}{r['outside']} others"
+    s += f"; root: is G {asked_s}? {r['settled']}/{r['options']} options settled"
+    return s + (f" (values {worth})" if worth else "")
+
+
+def _bits(m: int) -> str:
+    vals = [i for i in range(m.bit_length()) if m >> i & 1]
+    return "{" + ", ".join(map(str, vals[:6])) + (", ..." if len(vals) > 6 else "") + "}"
+
+
+class Checkpoint:
+    """The checkpoint of one search: where, how often, and what it records (see the module's notes)."""
+
+    def __init__(self, game: BoardGame, method: str, args: tuple[Any, ...], path: Any, every: Any) -> None:
+        self.path = _files._check_path(path)
+        if isinstance(every, bool) or not isinstance(every, (int, float)):
+            raise ArgumentTypeError(f"checkpoint_every must be a number of seconds, not {_short(every)}")
+        if not every > 0:
+            raise ArgumentError(f"checkpoint_every must be positive, not {every!r}")
+        _files.check_writable(self.path)
+        self.game, self.method, self.every = game, method, float(every)
+        self.position = int(args[0])
+        self.started = self.last = time.monotonic()
+        self.nodes = 0  # nodes of the runs before this one
+        self.seconds = 0.0
+
+    def _record(self, nodes: int, result: Any) -> bytes:
+        if result is not None:
+            result = {"value": int(result)} if self.method == "value" else {"outcome": "P" if result else "N"}
+        meta = {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "package_version": _core.__version__,
+            "rule": self.game._rule(),
+            "game": repr(self.game),
+            "position": hex(self.position),
+            "nodes": self.nodes + nodes,
+            "seconds": round(self.seconds + time.monotonic() - self.started, 3),
+            "result": result,
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        return json.dumps(meta, sort_keys=True).encode()
+
+    def tick(self, watch: Any, nodes: int) -> None:
+        """From the progress function: a checkpoint when ``every`` seconds have passed since the last."""
+        if time.monotonic() - self.last >= self.every:
+            self.write(watch, nodes)
+
+    def write(self, watch: Any, nodes: int, result: Any = None) -> None:
+        """The tables (and the answer, when there is one) to the file, atomically."""
+        meta = self._record(nodes, result)
+        _files._write_atomic(self.path, lambda f: watch.write(f, meta))
+        self.last = time.monotonic()
+
+    def resume(self) -> Any:
+        """The tables from the file when there is one; its answer when it has the one asked, else None."""
+        if not os.path.exists(self.path):
+            return None
+        with _files._open(self.path) as f:
+            try:
+                header = _core.checkpoint_header(f)
+            except ValueError as e:
+                raise _files._bad(self.path, f"{e}") from None
+            meta = self._check(header[1])
+            done = _answer(meta.get("result"), self.method)
+            if done is not None:
+                return done
+            try:
+                self.game._core.load_checkpoint(f, header)
+            except ValueError as e:
+                raise _files._bad(self.path, f"{e}") from None
+        self.nodes = int(meta.get("nodes", 0))
+        self.seconds = float(meta.get("seconds", 0.0))
+        return None
+
+    def _check(self, raw: bytes) -> dict[str, Any]:
+        """The record, checked: this format, this game, this position."""
+        try:
+            meta = json.loads(raw.decode())
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise _files._bad(self.path, f"its record is not JSON ({e})") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
+            raise _files._bad(self.path, f"its record does not describe a {FORMAT_NAME} checkpoint")
+        version = meta.get("format_version")
+        if version != FORMAT_VERSION:
+            raise _files._bad(
+                self.path, f"its record has format version {version!r}; this grundy reads {FORMAT_VERSION}"
+            )
+        if meta.get("rule") != self.game._rule():
+            raise InvalidFileError(
+                f"the checkpoint {self.path} holds a search of {meta.get('game')}, not of {self.game!r}: "
+                "give another path, or delete the file to start over"
+            )
+        if meta.get("position") != hex(self.position):
+            raise InvalidFileError(
+                f"the checkpoint {self.path} holds a search of another position of {self.game!r} "
+                f"({meta.get('position')}, not {hex(self.position)}): give another path, or delete the file"
+            )
+        return meta
+
+
+def _answer(result: Any, method: str) -> Any:
+    """The answer to ``method`` that a checkpoint's result gives, if it gives one."""
+    if not isinstance(result, dict):
+        return None
+    v, outcome = result.get("value"), result.get("outcome")
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v if method == "value" else v == 0
+    if method == "is_zero" and outcome in ("P", "N"):
+        return outcome == "P"
+    return None
