@@ -336,3 +336,18 @@ fn nimber_search_large_values_match_the_region_mex_long() {
         }
     }
 }
+
+/// Node Kayles 3 x 21 to 3 x 24, terms past OEIS A316632 (which ends at 3 x 16), by the search
+/// and by the plain mex over every region shape reachable (4,225,810 of them for 3 x 24): the
+/// second method that `docs/results.md` names for these terms (long, about 3 minutes: `cargo
+/// test --release -- --ignored a316632`).
+#[test]
+#[ignore]
+fn nimber_search_a316632_terms_21_to_24_match_the_region_mex_long() {
+    for n in 21..=24 {
+        let game = NodeKayles::new(SimpleGraph::grid(3, n).unwrap());
+        let mut search = Search::new(&game, 64 << 20).unwrap();
+        let v = search.value(game.start(), &NoControl).unwrap();
+        assert_eq!(v, region_mex(&game, game.start()), "3x{n}");
+    }
+}

@@ -320,7 +320,8 @@ def test_the_published_terms_are_those_the_atlas_compares_with():
     for (r, c), v in CRAM.items():
         assert atlas.PUBLISHED["cram", r, c][0] == v
     assert atlas.second_method("node_kayles", 3, atlas.CHECKED_3XN)
-    assert not atlas.second_method("node_kayles", 3, atlas.CHECKED_3XN + 1)
+    assert atlas.second_method("node_kayles", 3, atlas.CHECKED_3XN_TABULATED)
+    assert not atlas.second_method("node_kayles", 3, atlas.CHECKED_3XN_TABULATED + 1)
 
 
 # -- any board of a few cells: cells as (row, col), parts kept up to the square's 8 symmetries --------

@@ -79,6 +79,10 @@ PUBLISHED = _published()
 #: memoised mex over components written in the test (``tests/surveys/test_atlas_checks.py``): n up
 #: to this. The tests read these constants, so the table's ``checked`` column and the tests agree.
 CHECKED_3XN = 20
+#: Node Kayles 3 x n up to this is also checked against the core's tabulation of every region shape
+#: reachable with a plain mex, no pruning (``src/nimber_search/tests.rs``, in the release lane: 3 x 21
+#: to 3 x 24, 4.2 million shapes for 3 x 24); it shares the board's moves and keys with the search.
+CHECKED_3XN_TABULATED = 24
 #: Every Node Kayles and Cram board of at most this many cells is checked the same way.
 CHECKED_CELLS = 20
 
@@ -90,7 +94,7 @@ def second_method(game: str, rows: int, cols: int) -> bool:
     (True, False, False)
     """
     r, c = sorted((rows, cols))
-    return r * c <= CHECKED_CELLS or (game == "node_kayles" and r == 3 and c <= CHECKED_3XN)
+    return r * c <= CHECKED_CELLS or (game == "node_kayles" and r == 3 and c <= CHECKED_3XN_TABULATED)
 
 
 class Board(NamedTuple):

@@ -176,9 +176,12 @@ game and number of rows, and one of its square boards; the columns:
 - **published**: the published value, where there is one (OEIS A316632 for Node Kayles 3 x n,
   n <= 16; Beling's Cram table, beling/impartial-games README, November 2025). A value that
   differs is printed in bold with *(disagrees)*, and the atlas warns when it finds it;
-- **checked**: *yes* when the test suite also computes the value by a second method that shares
-  no code with the search, a plain memoised mex over components (`tests/surveys/test_atlas_checks.py`:
-  every board of at most 20 cells, and Node Kayles 3 x n for n <= 20, n > 12 in the slow lane);
+- **checked**: *yes* when the test suite also computes the value by a second method: a plain
+  memoised mex over components written in the test, sharing no code with the search
+  (`tests/surveys/test_atlas_checks.py`: every board of at most 20 cells, and Node Kayles 3 x n for
+  n <= 20, n > 12 in the slow lane); for Node Kayles 3 x 21 to 3 x 24, the core's tabulation of every
+  region shape reachable with a plain mex and no pruning (`src/nimber_search/tests.rs`, release lane;
+  it shares the board's moves and canonical keys with the search, not its questions or its table);
   *no*: the value rests on the search alone (and, where there is one, the published value);
 - **status**: `solved`, or `timeout` (out of budget), or `error`;
 - **nodes**: nodes the search visited; **seconds**: its wall time; **threads**: the threads it had;
