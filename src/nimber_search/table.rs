@@ -169,7 +169,7 @@ fn worth(d: u64) -> u64 {
     1 + 2 * ((d & COST) >> COST_SHIFT) + u64::from(exact_of(d).is_some())
 }
 
-/// What a full table keeps: each entry's cost byte, which [`worth`] weighs (the entry of least
+/// What a full table keeps: each entry's cost byte, which the table weighs (the entry of least
 /// worth in a bucket gives way to a new one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Policy {
