@@ -255,7 +255,7 @@ def _atlas(args: argparse.Namespace) -> int:
 
     df = atlas(
         boards,
-        budget=None if args.budget <= 0 else args.budget,
+        budget=None if args.budget == 0 else args.budget,
         store=args.store,
         threads=None if args.threads == 0 else args.threads,
         memory=args.memory,

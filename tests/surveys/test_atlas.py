@@ -173,3 +173,10 @@ def test_a_row_names_its_commit_or_else_the_version(monkeypatch):
     monkeypatch.setattr(atlas_module.subprocess, "run", no_git)
     assert atlas_module.commit() == f"grundy {gr.__version__}"
     assert atlas_module.machine().startswith(f"{atlas_module.os.cpu_count()} cores, ")
+
+
+def test_a_negative_budget_is_refused_not_taken_for_no_limit(tmp_path, capsys):
+    # 0 means no limit; a negative budget is a mistake, refused before any board is searched.
+    path = tmp_path / "n.sqlite"
+    assert main(["atlas", "nk:3x1", "--budget", "-5", "--store", str(path)]) == 2
+    assert "positive number of seconds" in capsys.readouterr().err
