@@ -285,27 +285,38 @@ fn search_race_keeps_every_value() {
     }
 }
 
+/// The search with the default race and with racing on every gap.
+const RACE_EVERYWHERE: race::Tuning = race::Tuning {
+    first: 2,
+    growth: 2,
+    deepen: 3,
+    from: 1,
+};
+
+/// Asserts that the search of `start` with each of `tunings` (a table of `budget` bytes) gives the
+/// plain mex over regions.
+fn assert_matches_region_mex<B: Board>(
+    board: &B,
+    start: u128,
+    budget: u64,
+    tunings: &[race::Tuning],
+    name: &str,
+) {
+    let want = region_mex(board, start);
+    for &tuning in tunings {
+        let mut search = Search::new(board, budget).unwrap().with_tuning(tuning);
+        assert_eq!(search.value(start, &NoControl).unwrap(), want, "{name}");
+    }
+}
+
 /// Node Kayles on the 3 x n grid, whose values reach 5 (3 x 12) and 4 (3 x 14), by the search
 /// with the default race and with racing everywhere, against the plain mex over regions.
 #[test]
 fn search_large_values_match_the_region_mex() {
-    let everywhere = race::Tuning {
-        first: 2,
-        growth: 2,
-        deepen: 3,
-        from: 1,
-    };
     for n in [7, 9, 12] {
         let game = NodeKayles::new(SimpleGraph::grid(3, n).unwrap());
-        let want = region_mex(&game, game.start());
-        for tuning in [race::Tuning::default(), everywhere] {
-            let mut search = Search::new(&game, 1 << 20).unwrap().with_tuning(tuning);
-            assert_eq!(
-                search.value(game.start(), &NoControl).unwrap(),
-                want,
-                "3x{n}"
-            );
-        }
+        let tunings = [race::Tuning::default(), RACE_EVERYWHERE];
+        assert_matches_region_mex(&game, game.start(), 1 << 20, &tunings, &format!("3x{n}"));
     }
 }
 
@@ -314,35 +325,14 @@ fn search_large_values_match_the_region_mex() {
 #[test]
 #[ignore]
 fn nimber_search_large_values_match_the_region_mex_long() {
-    let everywhere = race::Tuning {
-        first: 2,
-        growth: 2,
-        deepen: 3,
-        from: 1,
-    };
+    let tunings = [race::Tuning::default(), RACE_EVERYWHERE];
     for n in 13..=20 {
         let game = NodeKayles::new(SimpleGraph::grid(3, n).unwrap());
-        let want = region_mex(&game, game.start());
-        for tuning in [race::Tuning::default(), everywhere] {
-            let mut search = Search::new(&game, 16 << 20).unwrap().with_tuning(tuning);
-            assert_eq!(
-                search.value(game.start(), &NoControl).unwrap(),
-                want,
-                "3x{n}"
-            );
-        }
+        assert_matches_region_mex(&game, game.start(), 16 << 20, &tunings, &format!("3x{n}"));
     }
     for n in 6..=11 {
         let cram = Cram::new(3, n).unwrap();
-        let want = region_mex(&cram, cram.empty());
-        for tuning in [race::Tuning::default(), everywhere] {
-            let mut search = Search::new(&cram, 16 << 20).unwrap().with_tuning(tuning);
-            assert_eq!(
-                search.value(cram.empty(), &NoControl).unwrap(),
-                want,
-                "3x{n}"
-            );
-        }
+        assert_matches_region_mex(&cram, cram.empty(), 16 << 20, &tunings, &format!("3x{n}"));
     }
 }
 
@@ -355,8 +345,7 @@ fn nimber_search_large_values_match_the_region_mex_long() {
 fn nimber_search_a316632_terms_21_to_24_match_the_region_mex_long() {
     for n in 21..=24 {
         let game = NodeKayles::new(SimpleGraph::grid(3, n).unwrap());
-        let mut search = Search::new(&game, 64 << 20).unwrap();
-        let v = search.value(game.start(), &NoControl).unwrap();
-        assert_eq!(v, region_mex(&game, game.start()), "3x{n}");
+        let tunings = [race::Tuning::default()];
+        assert_matches_region_mex(&game, game.start(), 64 << 20, &tunings, &format!("3x{n}"));
     }
 }
