@@ -262,6 +262,7 @@ def _atlas(args: argparse.Namespace) -> int:
         progress=None if args.progress else False,
         report=report,
         give_up=args.give_up,
+        checkpoints=args.checkpoints,
     )
     if args.markdown:
         results_markdown(args.store, args.markdown)
@@ -296,6 +297,10 @@ def _add_atlas(sub: Any) -> None:
     a.add_argument(
         "--give-up", type=int, default=None, metavar="K",
         help="skip the rest of a family (one game, one number of rows) after K of its boards in a row ran out",
+    )  # fmt: skip
+    a.add_argument(
+        "--checkpoints", metavar="DIR", default=None,
+        help="folder of each board's search checkpoint: a board out of budget resumes there on the next run",
     )  # fmt: skip
     a.set_defaults(run=_atlas)
 

@@ -1,5 +1,6 @@
 """The atlas (python -m grundy atlas): rows written, resumed, out of budget kept as such, the results page."""
 
+import itertools
 import sqlite3
 
 import pandas as pd
@@ -180,3 +181,29 @@ def test_a_negative_budget_is_refused_not_taken_for_no_limit(tmp_path, capsys):
     path = tmp_path / "n.sqlite"
     assert main(["atlas", "nk:3x1", "--budget", "-5", "--store", str(path)]) == 2
     assert "positive number of seconds" in capsys.readouterr().err
+
+
+def test_a_board_with_a_checkpoint_resumes_sitting_after_sitting_until_solved(tmp_path):
+    path, folder = tmp_path / "a.sqlite", tmp_path / "ck"
+    board = [Board("cram", 5, 7)]  # a second or more on one thread: several sittings of 0.25 s
+    ck = folder / "cram-5x7.ckpt"
+    seen = []
+    for _ in range(200):
+        df = atlas(board, budget=0.25, store=path, progress=False, checkpoints=folder)
+        assert df.attrs["computed"] == 1  # the same budget again: resumed, not skipped
+        seen.append((df.status[0], int(df.nodes[0]), float(df.seconds[0]), int(df.sittings[0])))
+        if df.status[0] == "solved":
+            break
+        assert ck.exists()  # written when the budget ran out
+    assert len(seen) >= 2 and seen[-1][0] == "solved"
+    assert [s[3] for s in seen] == list(range(1, len(seen) + 1))  # each row counts the sittings so far
+    assert all(a[1] <= b[1] and a[2] < b[2] for a, b in itertools.pairwise(seen))  # nodes and seconds add up
+    assert df.value[0] == fresh(board[0])
+    assert not ck.exists()  # removed once solved
+    # Solved: not searched again, checkpoints or not.
+    assert atlas(board, budget=0.25, store=path, progress=False, checkpoints=folder).attrs["computed"] == 0
+
+
+def test_atlas_checkpoints_must_be_a_path(tmp_path):
+    with pytest.raises(gr.ArgumentTypeError, match="checkpoints"):
+        atlas([Board("cram", 2, 2)], store=tmp_path / "a.sqlite", checkpoints=3)

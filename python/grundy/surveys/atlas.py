@@ -250,6 +250,7 @@ def atlas(
     progress: bool | None = None,
     report: Callable[[dict[str, Any]], None] | None = None,
     give_up: int | None = None,
+    checkpoints: str | os.PathLike[str] | None = None,
 ) -> pd.DataFrame:
     """Search each board's value within a time budget, keeping every row in a store.
 
@@ -274,6 +275,13 @@ def atlas(
     give_up : int, optional
         Skip the rest of a family (the boards of one game and number of rows) after this many of
         its boards in a row ran out of budget (skipped boards get no row). None: never.
+    checkpoints : str or path-like, optional
+        A folder (created if missing) where each board's search keeps its tables
+        (``cram-5x13.ckpt``): written every ten minutes and when the budget runs out or Ctrl-C stops
+        it, and removed once the board is solved. A board out of budget with a checkpoint there is
+        searched again by every call, with this ``budget`` for each sitting, resuming where the last
+        stopped; its row counts the nodes and seconds of all its sittings. This is how a board
+        runs for days. None: no checkpoints (a board out of budget starts over with a larger one).
 
     Returns
     -------
@@ -287,7 +295,8 @@ def atlas(
     Raises
     ------
     ArgumentTypeError, ArgumentError
-        For a budget that is not a positive number of seconds, or a bad ``threads``.
+        For a budget that is not a positive number of seconds, a bad ``threads``, or ``checkpoints``
+        that is not a path.
 
     Examples
     --------
@@ -304,6 +313,11 @@ def atlas(
     if not all(isinstance(b, Board) for b in todo):
         raise ArgumentTypeError("the atlas takes Board objects: see parse_boards")
     where, at = machine(), commit()
+    if not (checkpoints is None or isinstance(checkpoints, (str, os.PathLike))):
+        raise ArgumentTypeError(f"checkpoints must be a folder's path, not {type(checkpoints).__name__}")
+    folder = None if checkpoints is None else os.fspath(checkpoints)
+    if folder is not None:
+        os.makedirs(folder, exist_ok=True)
     st = Store(store)
     computed, interrupted = 0, False
     out_of_budget: dict[tuple[str, int], int] = {}
@@ -315,11 +329,13 @@ def atlas(
                 continue
             game = b.build(memory)
             old = stored.get(repr(game))
-            if old is not None and _final(old, 0, budget):
+            ck = None if folder is None else os.path.join(folder, f"{b.game}-{b.rows}x{b.cols}.ckpt")
+            resumable = ck is not None and os.path.exists(ck)
+            if old is not None and _final(old, 0, budget) and not (resumable and old["status"] == "timeout"):
                 timed_out = old["status"] == "timeout"
                 out_of_budget[b.game, b.rows] = out_of_budget.get((b.game, b.rows), 0) + 1 if timed_out else 0
                 continue
-            row, _ = survey_one(("object", game), 0, timeout=budget, threads=k or os.cpu_count() or 1)
+            row, _ = survey_one(("object", game), 0, timeout=budget, checkpoint=ck, threads=k or os.cpu_count() or 1)
             extra = {
                 "game": b.game,
                 "rows": b.rows,
@@ -330,6 +346,7 @@ def atlas(
                 "commit": at,
                 "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                 "command": _command(b, budget, k),
+                "sittings": row.get("sittings", 1),
             }
             st.put(row, game._rule(), None, max_n=0, timeout=budget, extra=extra)
             computed += 1
@@ -371,7 +388,7 @@ def _command(b: Board, budget: float | None, threads: int | None) -> str:
 #: The columns of an atlas table, in order.
 COLUMNS = [
     "game", "board", "rows", "cols", "cells", "status", "value", "published", "agrees", "checked",
-    "nodes", "seconds", "budget", "threads", "machine", "commit", "date", "command",
+    "nodes", "seconds", "sittings", "budget", "threads", "machine", "commit", "date", "command",
 ]  # fmt: skip
 
 
@@ -398,6 +415,7 @@ def _row(r: dict[str, Any]) -> dict[str, Any] | None:
         "checked": second_method(game, rows, cols),
         "nodes": extra.get("nodes"),
         "seconds": r.get("seconds"),
+        "sittings": extra.get("sittings", 1),
         "budget": r.get("timeout"),
         "threads": extra.get("threads"),
         "machine": extra.get("machine"),
@@ -416,7 +434,7 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     import pandas as pd
 
     df = pd.DataFrame(rows, columns=COLUMNS)
-    for c in ("rows", "cols", "cells", "value", "published", "nodes", "threads"):
+    for c in ("rows", "cols", "cells", "value", "published", "nodes", "sittings", "threads"):
         df[c] = df[c].astype("Int64")
     for c in ("seconds", "budget"):
         df[c] = df[c].astype(float)

@@ -35,7 +35,8 @@ def load_atlas(path: str | os.PathLike[str]) -> pd.DataFrame:
         One row per board, sorted by game, rows and columns. Columns: game, board, rows, cols,
         cells, status (``"solved"``, ``"timeout"`` or ``"error"``), value, published (the
         published value, if any), agrees (with it), checked (the tests find the value by a second
-        method too), nodes (searched), seconds, budget (the seconds allowed), threads, machine,
+        method too), nodes (searched), seconds, sittings (the runs of a board resumed from its
+        checkpoint; 1 in a page read back), budget (the seconds allowed a sitting), threads, machine,
         commit, date (UTC), command (that reproduces the row).
 
     Raises
@@ -184,7 +185,8 @@ game and number of rows, and one of its square boards; the columns:
   it shares the board's moves and canonical keys with the search, not its questions or its table);
   *no*: the value rests on the search alone (and, where there is one, the published value);
 - **status**: `solved`, or `timeout` (out of budget), or `error`;
-- **nodes**: nodes the search visited; **seconds**: its wall time; **threads**: the threads it had;
+- **nodes**: nodes the search visited; **seconds**: its wall time (both over every sitting of a board
+  that ran with `--checkpoints` and resumed from its checkpoint); **threads**: the threads it had;
 - **machine**: cores and CPU model; **commit**: the grundy commit (`-dirty`: with changes to the
   code not committed); **date**: when the row was computed (UTC);
 - **command**: the command that computes this row again (into `atlas.sqlite` in the folder it runs
@@ -192,7 +194,9 @@ game and number of rows, and one of its square boards; the columns:
 
 A board that ran out of its budget is kept as such, and runs again only with a larger budget: the
 same command with `--budget` raised (and the same `--store`) searches only the boards that are not
-solved yet, then rewrites this page:
+solved yet, then rewrites this page. With `--checkpoints DIR` a board out of budget keeps its
+search's tables in `DIR` and every run of the command resumes it for another budget, so a search
+can run for days in sittings:
 
 ```bash
 python -m grundy atlas nk:3x1-42 nk:4x1-32 nk:5x1-25 nk:6x1-21 nk:7x1-18 nk:sq:1-11 cram:published \\

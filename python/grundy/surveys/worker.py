@@ -15,6 +15,7 @@ from .. import _core
 from .._ui.progress import Bar
 from .._validate import _short
 from ..exceptions import ArgumentTypeError, CodeError, GrundyError
+from ..games.board import search as _board_search
 from ..games.board.game import BoardGame
 from ..games.heap.game import Game
 from ..games.heap.run import Run as _Run
@@ -136,7 +137,9 @@ def survey_one(
     rule may run into) and the per-game timeout become the row's ``error``; anything else
     propagates. ``checkpoint``: a file the game resumes from and, while unproven, saves its values
     to (removed once the period is proven). ``stop``: the survey's stop signal; once it is given
-    the game stops (``_SurveyStopped``), its checkpoint written. ``threads``: the threads of a board
+    the game stops (``_SurveyStopped``), its checkpoint written. A board game's search keeps its tables
+    in ``checkpoint`` (resumed from it, written at its deadline or stop, removed once it is solved), and
+    its row then counts the nodes, seconds and ``sittings`` of every run so far. ``threads``: the threads of a board
     game's search (a survey runs its games side by side, one thread each; the atlas one board at a
     time). A board game's row also has ``nodes``, the nodes its search visited (timed out or not).
 
@@ -161,7 +164,7 @@ def survey_one(
         row["code"] = repr(game) if isinstance(game, BoardGame) else str(game)
         if isinstance(game, BoardGame):
             game._bar = functools.partial(_Watch, deadline, watch)  # type: ignore[method-assign,assignment]
-            row.update(status="solved", value=game.value(threads=threads))
+            row.update(status="solved", value=game.value(threads=threads, checkpoint=checkpoint))
         else:
             game._run = functools.partial(_TimedRun, game, deadline, watch)  # type: ignore[method-assign]
             fp = _heap_row(game, row, max_n, checkpoint)
@@ -182,7 +185,21 @@ def survey_one(
         with _PARENT_LOCK:
             _RUNNING[0] -= 1
     row["seconds"] = time.perf_counter() - t0
+    if checkpoint is not None and isinstance(game, BoardGame):
+        _board_totals(row, checkpoint)
     return row, fp
+
+
+def _board_totals(row: dict[str, Any], checkpoint: str) -> None:
+    """A board's row counts the nodes and seconds of every sitting its checkpoint has seen."""
+    try:
+        rec = _board_search.record(checkpoint)
+    except GAME_ERRORS:  # an unreadable file was already reported as the row's error
+        return
+    if rec is not None:
+        row.update(nodes=int(rec["nodes"]), seconds=float(rec["seconds"]), sittings=int(rec["sittings"]))
+    if row["status"] == "solved" and os.path.exists(checkpoint):
+        os.remove(checkpoint)  # nothing left to resume (the row holds the value)
 
 
 class _Watch:

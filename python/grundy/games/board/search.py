@@ -59,16 +59,25 @@ def run(
         if done is not None:
             return done
 
+    stopped = False  # the caller stopped the search from the progress function (a survey's deadline)
+
     def progress(done: int, total: int) -> None:
+        nonlocal stopped
         if getattr(bar, "mode", None) is not False:
-            bar.update(done, note=note(watch))
+            try:
+                bar.update(done, note=note(watch))
+            except BaseException:
+                stopped = True
+                raise
         if ck is not None:
             ck.tick(watch, done)
 
     try:
         result = getattr(game._core, method)(*args, progress, k)
-    except KeyboardInterrupt:
-        if ck is not None:  # the search has stopped, every thread: its tables are whole
+    except BaseException as e:
+        # Stopped by Ctrl-C or by its caller, the search has stopped every thread: its tables are
+        # whole, and the checkpoint lets the same call resume. (Not after an error of the search.)
+        if ck is not None and (stopped or isinstance(e, KeyboardInterrupt)):
             ck.write(watch, int(game._core.stats()["nodes"]))
         raise
     finally:
@@ -115,6 +124,7 @@ class Checkpoint:
         self.started = self.last = time.monotonic()
         self.nodes = 0  # nodes of the runs before this one
         self.seconds = 0.0
+        self.sittings = 1  # the runs so far, this one included
 
     def _record(self, nodes: int, result: Any) -> bytes:
         if result is not None:
@@ -128,6 +138,7 @@ class Checkpoint:
             "position": hex(self.position),
             "nodes": self.nodes + nodes,
             "seconds": round(self.seconds + time.monotonic() - self.started, 3),
+            "sittings": self.sittings,
             "result": result,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
@@ -163,6 +174,7 @@ class Checkpoint:
                 raise _files._bad(self.path, f"{e}") from None
         self.nodes = int(meta.get("nodes", 0))
         self.seconds = float(meta.get("seconds", 0.0))
+        self.sittings = int(meta.get("sittings", 1)) + 1
         return None
 
     def _check(self, raw: bytes) -> dict[str, Any]:
@@ -189,6 +201,38 @@ class Checkpoint:
                 f"({meta.get('position')}, not {hex(self.position)}): give another path, or delete the file"
             )
         return meta
+
+
+def record(path: Any) -> dict[str, Any] | None:
+    """The record of the checkpoint at ``path`` (None when there is no file), without its tables.
+
+    Its ``nodes`` and ``seconds`` count every run of the search so far, ``sittings`` those runs.
+    Raises :class:`~grundy.InvalidFileError` for a file that is not a board search's checkpoint.
+
+    >>> import os, tempfile, grundy as gr
+    >>> path = os.path.join(tempfile.mkdtemp(), "c.ckpt")
+    >>> gr.cram(3, 4, progress=False).value(checkpoint=path)
+    1
+    >>> r = record(path)
+    >>> r["result"], r["sittings"]
+    ({'value': 1}, 1)
+    """
+    path = _files._check_path(path)
+    if not os.path.exists(path):
+        return None
+    with _files._open(path) as f:
+        try:
+            header = _core.checkpoint_header(f)
+        except ValueError as e:
+            raise _files._bad(path, f"{e}") from None
+    try:
+        meta = json.loads(header[1].decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise _files._bad(path, f"its record is not JSON ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
+        raise _files._bad(path, f"its record does not describe a {FORMAT_NAME} checkpoint")
+    meta.setdefault("sittings", 1)
+    return meta
 
 
 def _answer(result: Any, method: str) -> Any:
