@@ -95,7 +95,12 @@ trait Solve: Send + Sync {
     fn is_zero(&mut self, pos: u128, ctl: &dyn Control, pool: Pool<'_>) -> Result<bool>;
     fn stats(&self) -> SearchStats;
     fn watch(&self) -> Watch;
-    fn load(&mut self, file: PyFile, header: &Header) -> std::result::Result<u64, FileError>;
+    fn load(
+        &mut self,
+        file: PyFile,
+        header: &Header,
+        ctl: &dyn Control,
+    ) -> std::result::Result<u64, FileError>;
 }
 
 /// The threads of a search: rayon's global pool (`None`), or a pool of its own.
@@ -163,8 +168,13 @@ impl<B: Positions> Solve for Solver<B> {
     fn watch(&self) -> Watch {
         self.search.watch()
     }
-    fn load(&mut self, file: PyFile, header: &Header) -> std::result::Result<u64, FileError> {
-        self.search.load_checkpoint(file, header)
+    fn load(
+        &mut self,
+        file: PyFile,
+        header: &Header,
+        ctl: &dyn Control,
+    ) -> std::result::Result<u64, FileError> {
+        self.search.load_checkpoint(file, header, ctl)
     }
 }
 
@@ -394,12 +404,10 @@ impl BoardGame {
             meta,
             entries,
         };
-        let mut r = Ok(0);
-        Self::with(slf, None, None, |s, _, _| {
-            r = s.load(PyFile(file), &header);
-            Ok(())
-        })?;
-        r.map_err(file_error)
+        Self::with(slf, None, None, |s, ctl, _| {
+            stopped(s.load(PyFile(file), &header, ctl))
+        })?
+        .map_err(file_error)
     }
 
     /// The search's counters: nodes, table_entries, table_capacity, table_bytes.
@@ -477,16 +485,20 @@ impl SearchWatch {
 #[pyfunction]
 pub(super) fn checkpoint_header(py: Python<'_>, file: Py<PyAny>) -> PyResult<(u32, Vec<u8>, u64)> {
     let f = PyFile(file);
-    let h = py.detach(|| read_header(f)).map_err(file_error)?;
+    let h = PyControl::run(py, ErrSlot::default(), None, |ctl| {
+        stopped(read_header(f, ctl))
+    })?
+    .map_err(file_error)?;
     Ok((h.key_bytes, h.meta, h.entries))
 }
 
 /// A Python binary file object read and written from Rust (each call taking the GIL).
 struct PyFile(Py<PyAny>);
 
-/// A Python exception as an I/O error (its message kept).
+/// A Python exception as an I/O error, kept whole: [`io_error`] raises it again as it was (a
+/// KeyboardInterrupt that came during a file's `read` stays one).
 fn py_io(e: PyErr) -> std::io::Error {
-    std::io::Error::other(e.to_string())
+    std::io::Error::other(e)
 }
 
 impl std::io::Write for PyFile {
@@ -536,12 +548,26 @@ impl std::io::Seek for PyFile {
 }
 
 fn io_error(_py: Python<'_>, e: std::io::Error) -> PyErr {
-    PyOSError::new_err(e.to_string())
+    let text = e.to_string();
+    match e.into_inner().map(|inner| inner.downcast::<PyErr>()) {
+        Some(Ok(py_err)) => *py_err,
+        _ => PyOSError::new_err(text),
+    }
+}
+
+/// A read the control stopped as the core's error (KeyboardInterrupt once raised); other
+/// outcomes as they are.
+fn stopped<T>(r: std::result::Result<T, FileError>) -> Result<std::result::Result<T, FileError>> {
+    match r {
+        Err(FileError::Stopped(e)) => Err(e),
+        r => Ok(r),
+    }
 }
 
 fn file_error(e: FileError) -> PyErr {
     match e {
         FileError::Invalid(why) => PyValueError::new_err(why),
-        FileError::Io(e) => PyOSError::new_err(e.to_string()),
+        FileError::Io(e) => Python::attach(|py| io_error(py, e)),
+        FileError::Stopped(e) => PyOSError::new_err(e.to_string()), // taken out by `stopped`
     }
 }

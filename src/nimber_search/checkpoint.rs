@@ -34,10 +34,10 @@
 //! search.value(cram.empty(), &NoControl).unwrap();
 //! let mut file = Vec::new();
 //! let n = search.watch().write_checkpoint(&mut file, b"4 x 4").unwrap();
-//! assert_eq!(read_header(&file[..]).unwrap().meta, b"4 x 4");
+//! assert_eq!(read_header(&file[..], &NoControl).unwrap().meta, b"4 x 4");
 //! let mut again = Search::new(&cram, 1 << 20).unwrap();
-//! let header = read_header(&file[..]).unwrap();
-//! assert_eq!(again.load_checkpoint(std::io::Cursor::new(&file), &header).unwrap(), n);
+//! let header = read_header(&file[..], &NoControl).unwrap();
+//! assert_eq!(again.load_checkpoint(std::io::Cursor::new(&file), &header, &NoControl).unwrap(), n);
 //! assert_eq!(again.value(cram.empty(), &NoControl).unwrap(), 0);
 //! assert_eq!(again.stats().nodes, 0); // all in the table
 //! ```
@@ -46,6 +46,7 @@ use super::progress::Watch;
 use super::table::AnyTable;
 use super::Search;
 use crate::board::Board;
+use crate::control::{Control, Poller};
 use std::fmt;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
@@ -67,6 +68,8 @@ pub enum FileError {
     Io(io::Error),
     /// The contents are not a checkpoint this search can use: what is wrong.
     Invalid(String),
+    /// The control stopped the read (Ctrl-C): its error.
+    Stopped(crate::error::Error),
 }
 
 impl fmt::Display for FileError {
@@ -74,6 +77,7 @@ impl fmt::Display for FileError {
         match self {
             FileError::Io(e) => write!(f, "{e}"),
             FileError::Invalid(why) => write!(f, "{why}"),
+            FileError::Stopped(e) => write!(f, "{e}"),
         }
     }
 }
@@ -210,11 +214,14 @@ fn u32_of<R: Read>(r: &mut R) -> io::Result<u32> {
 
 /// Reads a checkpoint through, calling `entry(section, key, contents)` for each entry (section 0
 /// the small table, 1 the large), and checks it whole: its magic, version, structure,
-/// trailer, checksum and that nothing follows.
+/// trailer, checksum and that nothing follows. `ctl` is polled between blocks: a file of
+/// gigabytes takes seconds, and Ctrl-C must stop it as it stops a search.
 fn scan<R: Read>(
     r: R,
+    ctl: &dyn Control,
     mut entry: impl FnMut(usize, u128, u64) -> Result<(), FileError>,
 ) -> Result<Header, FileError> {
+    let mut poller = Poller::new(ctl, 0);
     let mut r = Crc {
         inner: io::BufReader::with_capacity(1 << 16, r),
         crc: crc32fast::Hasher::new(),
@@ -270,6 +277,7 @@ fn scan<R: Read>(
                 entry(section, key, contents)?;
             }
             total += u64::from(n);
+            poller.tick(total).map_err(FileError::Stopped)?;
         }
     }
     let mut count = [0; 8];
@@ -298,9 +306,9 @@ fn scan<R: Read>(
 ///
 /// # Errors
 /// [`FileError::Invalid`] for anything but a whole, uncorrupted checkpoint of this format
-/// version; [`FileError::Io`] when reading fails.
-pub fn read_header<R: Read>(r: R) -> Result<Header, FileError> {
-    scan(r, |_, _, _| Ok(()))
+/// version; [`FileError::Io`] when reading fails; [`FileError::Stopped`] when `ctl` stops it.
+pub fn read_header<R: Read>(r: R, ctl: &dyn Control) -> Result<Header, FileError> {
+    scan(r, ctl, |_, _, _| Ok(()))
 }
 
 impl<B: Board + ?Sized> Search<'_, B> {
@@ -312,12 +320,13 @@ impl<B: Board + ?Sized> Search<'_, B> {
     ///
     /// # Errors
     /// [`FileError::Invalid`] for keys of another width than this game's (nothing read), and as
-    /// [`read_header`] when the file changed since: the tables are then emptied (what they took
-    /// from it may be wrong).
+    /// [`read_header`] when the file changed since or `ctl` stopped the read: the tables are
+    /// then emptied (what they took from it may be wrong, or part of it).
     pub fn load_checkpoint<R: Read + Seek>(
         &mut self,
         mut r: R,
         header: &Header,
+        ctl: &dyn Control,
     ) -> Result<u64, FileError> {
         let want = self.table.key_bytes();
         if header.key_bytes as usize != want {
@@ -329,7 +338,7 @@ impl<B: Board + ?Sized> Search<'_, B> {
         r.seek(SeekFrom::Start(0))?;
         self.table.reserve(header.entries);
         let tables: [&AnyTable; 2] = [&self.small, &self.table];
-        let result = scan(r, |section, key, contents| {
+        let result = scan(r, ctl, |section, key, contents| {
             tables[section].restore(key, contents);
             Ok(())
         });
@@ -378,18 +387,23 @@ mod tests {
     fn round_trip_answers_without_search() {
         let (f, n) = written();
         assert!(n > 100);
-        let h = read_header(&f[..]).unwrap();
+        let h = read_header(&f[..], &NoControl).unwrap();
         assert_eq!((h.key_bytes, h.entries), (8, n));
         assert_eq!(h.meta, b"{\"cram\": 1}");
         let cram = Cram::new(4, 5).unwrap();
         let mut s = Search::new(&cram, 1 << 20).unwrap();
-        assert_eq!(s.load_checkpoint(Cursor::new(&f), &h).unwrap(), n);
+        assert_eq!(
+            s.load_checkpoint(Cursor::new(&f), &h, &NoControl).unwrap(),
+            n
+        );
         assert_eq!(s.stats().table_entries, n);
         assert_eq!(s.value(cram.empty(), &NoControl).unwrap(), 2);
         assert_eq!(s.stats().nodes, 0);
         // Into a table a sixteenth of the size: fewer entries kept, the value the same.
         let mut small = Search::new(&cram, 1 << 16).unwrap();
-        small.load_checkpoint(Cursor::new(&f), &h).unwrap();
+        small
+            .load_checkpoint(Cursor::new(&f), &h, &NoControl)
+            .unwrap();
         assert!(small.stats().table_entries < n);
         assert_eq!(small.value(cram.empty(), &NoControl).unwrap(), 2);
     }
@@ -403,17 +417,22 @@ mod tests {
         let v = s.value(pos, &NoControl).unwrap();
         let mut f = Vec::new();
         let n = s.watch().write_checkpoint(&mut f, b"").unwrap();
-        let h = read_header(&f[..]).unwrap();
+        let h = read_header(&f[..], &NoControl).unwrap();
         assert_eq!(h.key_bytes, 16);
         let mut again = Search::new(&nk, 1 << 20).unwrap();
-        assert_eq!(again.load_checkpoint(Cursor::new(&f), &h).unwrap(), n);
+        assert_eq!(
+            again
+                .load_checkpoint(Cursor::new(&f), &h, &NoControl)
+                .unwrap(),
+            n
+        );
         assert_eq!(again.value(pos, &NoControl).unwrap(), v);
         assert_eq!(again.stats().nodes, 0);
         // A narrow game refuses it.
         let cram = Cram::new(4, 5).unwrap();
         let mut narrow = Search::new(&cram, 1 << 20).unwrap();
         assert!(matches!(
-            narrow.load_checkpoint(Cursor::new(&f), &h),
+            narrow.load_checkpoint(Cursor::new(&f), &h, &NoControl),
             Err(FileError::Invalid(_))
         ));
         assert_eq!(narrow.stats().table_entries, 0);
@@ -424,13 +443,15 @@ mod tests {
         let (f, _) = written();
         // Every cut: in the header, in a block, in the trailer, and the last byte.
         for cut in [0, 5, 12, 20, 40, f.len() / 2, f.len() - 9, f.len() - 1] {
-            let e = read_header(&f[..cut]).unwrap_err();
+            let e = read_header(&f[..cut], &NoControl).unwrap_err();
             assert!(matches!(e, FileError::Invalid(_)), "{cut}: {e}");
             // A file cut after it was checked: nothing of it stays in the tables.
             let cram = Cram::new(4, 5).unwrap();
             let mut s = Search::new(&cram, 1 << 20).unwrap();
-            let h = read_header(&f[..]).unwrap();
-            assert!(s.load_checkpoint(Cursor::new(&f[..cut]), &h).is_err());
+            let h = read_header(&f[..], &NoControl).unwrap();
+            assert!(s
+                .load_checkpoint(Cursor::new(&f[..cut]), &h, &NoControl)
+                .is_err());
             assert_eq!(s.stats().table_entries, 0, "{cut}");
         }
     }
@@ -447,13 +468,13 @@ mod tests {
             for flip in [1u8, 0x80] {
                 let mut g = f.clone();
                 g[i] ^= flip;
-                let e = read_header(&g[..]).unwrap_err();
+                let e = read_header(&g[..], &NoControl).unwrap_err();
                 assert!(matches!(e, FileError::Invalid(_)), "byte {i}: {e}");
             }
         }
         let mut g = f.clone();
         g.push(0);
-        assert!(read_header(&g[..]).is_err());
+        assert!(read_header(&g[..], &NoControl).is_err());
     }
 
     #[test]
@@ -464,10 +485,10 @@ mod tests {
             b"PK\x03\x04 a zip archive, not a checkpoint",
             b"GRUNDYTT\x02\0\0\0\x08\0\0\0\0\0\0\0",
         ] {
-            let e = read_header(f).unwrap_err();
+            let e = read_header(f, &NoControl).unwrap_err();
             assert!(matches!(e, FileError::Invalid(_)), "{e}");
         }
-        let e = read_header(&b"GRUNDYTT\x02\0\0\0"[..]).unwrap_err();
+        let e = read_header(&b"GRUNDYTT\x02\0\0\0"[..], &NoControl).unwrap_err();
         assert!(e.to_string().contains("version 2"), "{e}");
     }
 
@@ -512,13 +533,65 @@ mod tests {
             .collect();
         for f in files.iter().step_by(files.len().div_ceil(3)) {
             let mut t = Search::new(&cram, 1 << 20).unwrap();
-            t.load_checkpoint(Cursor::new(f), &read_header(&f[..]).unwrap())
-                .unwrap();
+            t.load_checkpoint(
+                Cursor::new(f),
+                &read_header(&f[..], &NoControl).unwrap(),
+                &NoControl,
+            )
+            .unwrap();
             assert_eq!(t.value(cram.empty(), &NoControl).unwrap(), value);
             for (&o, &v) in opts.iter().zip(&want) {
                 assert_eq!(t.value(o, &NoControl).unwrap(), v);
             }
         }
+    }
+
+    /// A reader that takes its time, as a file of gigabytes does.
+    struct Slow<R>(R);
+
+    impl<R: Read> Read for Slow<R> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            let n = buf.len().min(4096);
+            self.0.read(&mut buf[..n])
+        }
+    }
+
+    impl<R: Seek> Seek for Slow<R> {
+        fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+            self.0.seek(to)
+        }
+    }
+
+    #[test]
+    fn a_control_stops_a_long_read_and_the_tables_stay_empty() {
+        let cram = Cram::new(5, 6).unwrap();
+        let mut s = Search::new(&cram, 1 << 22).unwrap();
+        s.value(cram.empty(), &NoControl).unwrap();
+        let mut f = Vec::new();
+        let n = s.watch().write_checkpoint(&mut f, b"{}").unwrap();
+        assert!(n > 2 * BLOCK as u64, "several blocks: {n} entries");
+        let h = read_header(&f[..], &NoControl).unwrap();
+        let stop = crate::engine::testing::Deadline(std::time::Instant::now());
+        let e = read_header(Slow(&f[..]), &stop).unwrap_err();
+        assert!(
+            matches!(e, FileError::Stopped(crate::error::Error::Interrupted)),
+            "{e}"
+        );
+        let mut t = Search::new(&cram, 1 << 22).unwrap();
+        let e = t
+            .load_checkpoint(Slow(Cursor::new(&f)), &h, &stop)
+            .unwrap_err();
+        assert!(matches!(e, FileError::Stopped(_)), "{e}");
+        assert_eq!(t.stats().table_entries, 0, "a part of a file is not kept");
+        // Not stopped, the same slow read goes through.
+        let late = crate::engine::testing::Deadline(
+            std::time::Instant::now() + std::time::Duration::from_secs(3600),
+        );
+        assert_eq!(
+            t.load_checkpoint(Slow(Cursor::new(&f)), &h, &late).unwrap(),
+            n
+        );
     }
 
     fn cram_5x6() -> u32 {

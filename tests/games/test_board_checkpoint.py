@@ -214,3 +214,54 @@ def test_the_progress_note_shows_the_table_and_the_root():
     h._bar = Bar
     h.value(threads=1)
     assert seen and all(n.startswith("table ") for n in seen)
+
+
+class _SlowFile:
+    """A binary file that reads slowly, as a file of gigabytes does (1 KiB a read, 2 ms: seconds here)."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def read(self, n=-1):
+        time.sleep(0.002)
+        return self.f.read(min(n, 1024) if n >= 0 else 1024)
+
+    def seek(self, *a):
+        return self.f.seek(*a)
+
+    def tell(self):
+        return self.f.tell()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        self.f.close()
+
+
+@pytest.mark.parametrize("stage", ["header", "load"])
+def test_ctrl_c_stops_a_long_checkpoint_read_and_leaves_the_file(tmp_path, monkeypatch, stage):
+    import _thread
+    import threading
+
+    from grundy.io import checkpoint as files
+
+    path = str(tmp_path / "c.ckpt")
+    _interrupted(lambda: gr.cram(5, 7, memory=16 * MIB), path, after=100_000)
+    before = open(path, "rb").read()
+    assert len(before) > 1 << 20
+    opened = files._open
+    monkeypatch.setattr(files, "_open", lambda p: _SlowFile(opened(p)))
+    header = gr._core.checkpoint_header
+    if stage == "load":  # the header read at full speed: the interrupt comes while the tables load
+        monkeypatch.setattr(gr._core, "checkpoint_header", lambda f: header(f.f))
+    g = gr.cram(5, 7, memory=16 * MIB, progress=False)
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        g.value(threads=1, checkpoint=path)
+    assert time.monotonic() - t0 < 1.5  # a whole slow read of the file takes over 2 s
+    assert open(path, "rb").read() == before  # left as it was
+    assert g.stats()["table_entries"] == 0  # nothing half loaded
+    monkeypatch.undo()
+    assert g.value(threads=1, checkpoint=path) == _fresh(lambda: gr.cram(5, 7, memory=16 * MIB))[0]
