@@ -58,6 +58,8 @@ def test_a_board_over_budget_is_stored_as_such_and_rerun_only_with_a_larger_budg
     df = atlas(slow, budget=0.05, store=path, progress=False)
     assert df.status.tolist() == ["timeout", "solved"] and pd.isna(df.value[0]) and df.budget[0] == 0.05
     assert df.nodes[0] > 0  # how far it got
+    assert df.progress[0].startswith("table ") and "root: is G" in df.progress[0]  # the search's last note
+    assert pd.isna(df.progress[1])
     assert atlas(slow, budget=0.05, store=path, progress=False).attrs["computed"] == 0
     assert atlas(slow, budget=0.01, store=path, progress=False).attrs["computed"] == 0
     more = atlas(slow, budget=120, store=path, progress=False)
@@ -82,10 +84,11 @@ def test_the_results_page_holds_every_row_and_reads_back(tmp_path):
     assert "## Cram, n x n" in text and text.count("| 3 x 3 |") == 4  # squares: in their rows and the squares
     assert "- **Node Kayles 3 x n**: solved for n = 1-4. Second method: n = 1-4; published: n = 1-4 (all agree)" in text
     assert "| 5 x 7 | > 0.05 s |" in text and "| 3 x 4 | 0 | 0 | yes | solved |" in text
+    assert "| timeout: table " in text  # how far the search out of time got
     assert "`python -m grundy atlas nk:3x2 --budget 30 --threads 1`" in text
     back, stored = load_atlas(page), load_atlas(path)
-    same = ["game", "board", "status", "value", "published", "agrees", "checked", "nodes", "budget", "threads",
-            "machine", "commit", "date", "command"]  # fmt: skip
+    same = ["game", "board", "status", "progress", "value", "published", "agrees", "checked", "nodes", "budget",
+            "threads", "machine", "commit", "date", "command"]  # fmt: skip
     pd.testing.assert_frame_equal(back[same], stored[same])
     assert ((back.seconds - stored.seconds).abs() <= 0.005 * stored.seconds).all()  # 3 digits
 

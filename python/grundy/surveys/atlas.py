@@ -347,6 +347,7 @@ def atlas(
                 "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                 "command": _command(b, budget, k),
                 "sittings": row.get("sittings", 1),
+                "progress": row.get("progress"),
             }
             st.put(row, game._rule(), None, max_n=0, timeout=budget, extra=extra)
             computed += 1
@@ -387,7 +388,7 @@ def _command(b: Board, budget: float | None, threads: int | None) -> str:
 
 #: The columns of an atlas table, in order.
 COLUMNS = [
-    "game", "board", "rows", "cols", "cells", "status", "value", "published", "agrees", "checked",
+    "game", "board", "rows", "cols", "cells", "status", "progress", "value", "published", "agrees", "checked",
     "nodes", "seconds", "sittings", "budget", "threads", "machine", "commit", "date", "command",
 ]  # fmt: skip
 
@@ -408,6 +409,7 @@ def _row(r: dict[str, Any]) -> dict[str, Any] | None:
         "cols": cols,
         "cells": rows * cols,
         "status": r.get("status"),
+        "progress": extra.get("progress"),
         "value": value,
         "published": None if pub is None else pub[0],
         "source": None if pub is None else pub[1],
@@ -440,7 +442,7 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
         df[c] = df[c].astype(float)
     for c in ("agrees", "checked"):
         df[c] = df[c].astype("boolean")
-    for c in ("game", "board", "status", "machine", "commit", "date", "command"):
+    for c in ("game", "board", "status", "progress", "machine", "commit", "date", "command"):
         df[c] = df[c].astype("string")
     return df
 

@@ -33,7 +33,8 @@ def load_atlas(path: str | os.PathLike[str]) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per board, sorted by game, rows and columns. Columns: game, board, rows, cols,
-        cells, status (``"solved"``, ``"timeout"`` or ``"error"``), value, published (the
+        cells, status (``"solved"``, ``"timeout"`` or ``"error"``), progress (of a search out of
+        time: its last note, the table's fill and the root's options settled), value, published (the
         published value, if any), agrees (with it), checked (the tests find the value by a second
         method too), nodes (searched), seconds, sittings (the runs of a board resumed from its
         checkpoint; 1 in a page read back), budget (the seconds allowed a sitting), threads, machine,
@@ -117,6 +118,8 @@ def results_markdown(store: str | os.PathLike[str], path: str | os.PathLike[str]
             cells = [_cell(c, r[c]) for c in _SHOWN]
             if r["status"] == "timeout":
                 cells[_SHOWN.index("value")] = f"> {r['budget']:g} s"
+                if isinstance(r["progress"], str) and r["progress"]:  # how far it got
+                    cells[_SHOWN.index("status")] = _cell("status", f"timeout: {r['progress']}")
             if r["agrees"] is False:
                 cells[_SHOWN.index("value")] = f"**{cells[_SHOWN.index('value')]} (disagrees)**"
             lines.append("| " + " | ".join(cells) + " |")
@@ -152,9 +155,10 @@ def _read_markdown(path: Path) -> pd.DataFrame:
             "threads": int(d["threads"]) if d["threads"] else None,
             **{c: d[c] or None for c in ("machine", "commit", "date")},
             "command": d["command"].strip("`") or None,
+            "progress": d["status"].partition(":")[2].strip() or None,
         }
         rows += _rows([{
-            "status": d["status"],
+            "status": d["status"].split(":")[0].strip(),
             "value": None if value is None else int(value[1]),
             "seconds": float(d["seconds"]) if d["seconds"] else None,
             "timeout": budget,
@@ -184,7 +188,8 @@ game and number of rows, and one of its square boards; the columns:
   region shape reachable with a plain mex and no pruning (`src/nimber_search/tests.rs`, release lane;
   it shares the board's moves and canonical keys with the search, not its questions or its table);
   *no*: the value rests on the search alone (and, where there is one, the published value);
-- **status**: `solved`, or `timeout` (out of budget), or `error`;
+- **status**: `solved`, or `timeout` (out of budget, with how far the search got: its table's fill,
+  and the root's options settled in the question it asked last, with their values), or `error`;
 - **nodes**: nodes the search visited; **seconds**: its wall time (both over every sitting of a board
   that ran with `--checkpoints` and resumed from its checkpoint); **threads**: the threads it had;
 - **machine**: cores and CPU model; **commit**: the grundy commit (`-dirty`: with changes to the

@@ -139,9 +139,11 @@ def survey_one(
     to (removed once the period is proven). ``stop``: the survey's stop signal; once it is given
     the game stops (``_SurveyStopped``), its checkpoint written. A board game's search keeps its tables
     in ``checkpoint`` (resumed from it, written at its deadline or stop, removed once it is solved), and
-    its row then counts the nodes, seconds and ``sittings`` of every run so far. ``threads``: the threads of a board
-    game's search (a survey runs its games side by side, one thread each; the atlas one board at a
-    time). A board game's row also has ``nodes``, the nodes its search visited (timed out or not).
+    its row then counts the nodes, seconds and ``sittings`` of every run so far. A board out of time
+    has ``progress``, its search's last note (the table's fill, the root's options settled).
+    ``threads``: the threads of a board game's search (a survey runs its games side by side, one
+    thread each; the atlas one board at a time). A board game's row also has ``nodes``, the nodes its
+    search visited (timed out or not).
 
     Examples
     --------
@@ -150,6 +152,7 @@ def survey_one(
     ('proven', 12, True)
     """
     t0 = time.perf_counter()
+    board_bar: _Watch | None = None
     deadline = None if timeout is None else time.monotonic() + timeout
     row: dict[str, Any] = {"code": spec[1] if spec[0] == "code" else str(spec[-1])}
     fp = None
@@ -163,7 +166,8 @@ def survey_one(
         game = _build(spec)
         row["code"] = repr(game) if isinstance(game, BoardGame) else str(game)
         if isinstance(game, BoardGame):
-            game._bar = functools.partial(_Watch, deadline, watch)  # type: ignore[method-assign,assignment]
+            board_bar = _Watch(deadline, watch)
+            game._bar = lambda: board_bar  # type: ignore[method-assign,return-value,assignment]
             row.update(status="solved", value=game.value(threads=threads, checkpoint=checkpoint))
         else:
             game._run = functools.partial(_TimedRun, game, deadline, watch)  # type: ignore[method-assign]
@@ -172,6 +176,8 @@ def survey_one(
         done = game.computed if isinstance(game, Game) else None
         at = "" if done is None else f" at {done} values"
         row.update(status="timeout", checked_to=done, error=f"timeout: stopped after {timeout:g} s{at}")
+        if board_bar is not None and board_bar.note:
+            row["progress"] = board_bar.note  # how far the search got: its table, the root's options
     except GAME_ERRORS as e:  # a game that cannot be computed: a row saying why; the survey goes on
         row.update(status="error", error=f"{type(e).__name__}: {e}")
     finally:
@@ -210,8 +216,10 @@ class _Watch:
 
     def __init__(self, deadline: float | None, watch: _StopWatch | None) -> None:
         self.deadline, self.watch = deadline, watch
+        self.note = ""  # the search's last note (its table, the root's options settled)
 
-    def update(self, done: int, **_: Any) -> None:
+    def update(self, done: int, note: str = "", **_: Any) -> None:
+        self.note = note or self.note
         if self.watch is not None and self.watch.stopped():
             raise _SurveyStopped
         if self.deadline is not None and time.monotonic() > self.deadline:
