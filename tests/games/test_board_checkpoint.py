@@ -82,6 +82,29 @@ def test_outcome_resumes_too(tmp_path):
     assert g.stats()["nodes"] < nodes
 
 
+def test_winning_options_resume_and_are_answered_from_the_file(tmp_path):
+    def make():
+        return gr.cram(5, 7, memory=16 * MIB)
+
+    g = make()
+    want = g.winning_options(threads=1)
+    nodes = g.stats()["nodes"]
+    path = tmp_path / "cram57.ckpt"
+    _interrupted(make, path, nodes // 2, "winning_options")
+    g = make()
+    assert g.winning_options(threads=1, checkpoint=path) == want
+    assert 0 < g.stats()["nodes"] < nodes
+    assert board_search.record(path)["result"]["target"] == 0
+    g = make()
+    assert g.winning_options(threads=1, checkpoint=path) == want and g.stats()["nodes"] == 0  # from the file
+    # Another target is not answered by the file, but its table serves: fewer nodes than fresh.
+    fresh = make()
+    other = fresh.winning_options(target=1, threads=1)
+    g = make()
+    assert g.winning_options(target=1, threads=1, checkpoint=path) == other
+    assert g.stats()["nodes"] < fresh.stats()["nodes"]
+
+
 _CHILD = """
 import sys, grundy as gr
 g = gr.cram(5, 8, memory=64 << 20)

@@ -460,7 +460,13 @@ class BoardGame:
         return [BoardState._of(self, o) for o in self._core.options(self.state(position).free)]
 
     def winning_options(
-        self, position: Any = None, target: int = 0, *, threads: int | None = None
+        self,
+        position: Any = None,
+        target: int = 0,
+        *,
+        threads: int | None = None,
+        checkpoint: Any = None,
+        checkpoint_every: float = CHECKPOINT_EVERY,
     ) -> list[BoardState]:
         """The options of ``position`` worth ``target``: with 0, the moves that win.
 
@@ -472,6 +478,11 @@ class BoardGame:
             The value the options must have.
         threads : int, optional
             The most threads used (default: every core); see :meth:`value`.
+        checkpoint : str or path-like, optional
+            A file to stop and resume the search by, as in :meth:`value` (one written by
+            :meth:`value` or :meth:`outcome` for the same position serves too).
+        checkpoint_every : float, default 600
+            Seconds between two checkpoints.
 
         Returns
         -------
@@ -487,7 +498,8 @@ class BoardGame:
         """
         t = min(as_count(target, "target"), 2**32 - 1)  # no board has a value near 2**32
         free = self.state(position).free
-        return [BoardState._of(self, o) for o in run(self, "winning", free, t, threads=threads)]
+        found = run(self, "winning", free, t, threads=threads, checkpoint=checkpoint, every=checkpoint_every)
+        return [BoardState._of(self, o) for o in found]
 
     def components(self, position: Any = None) -> list[BoardState]:
         """The regions of ``position``: each a position of its own, whose values XOR to its value.

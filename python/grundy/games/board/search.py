@@ -11,7 +11,8 @@ A checkpoint is the core's table file (``nimber_search::checkpoint``: magic, for
 record below, the entries streamed in blocks, a CRC-32 of it all), whose record is UTF-8 JSON:
 ``{"format": "grundy.board_search", "format_version": 1, "package_version": ..., "rule": {...}
 (the game, as :func:`grundy.save` writes it), "game": "cram(5, 9)", "position": "0x1ff...",
-"nodes": ..., "seconds": ..., "result": null or {"value": 3} or {"outcome": "N"}, "created": ...}``.
+"nodes": ..., "seconds": ..., "sittings": ..., "result": null or {"value": 3} or {"outcome": "N"} or
+{"winning": ["0x...", ...], "target": 0}, "created": ...}``.
 It is written as :func:`grundy.save` writes (a temporary file in the same folder, fsynced, renamed
 over the old one: a kill during the write leaves the previous checkpoint whole), entry by entry from
 the table (no copy of it in memory). A file that is not a whole checkpoint, is corrupted, or holds
@@ -121,6 +122,7 @@ class Checkpoint:
         _files.check_writable(self.path)
         self.game, self.method, self.every = game, method, float(every)
         self.position = int(args[0])
+        self.target = int(args[1]) if method == "winning" else None  # the value the options must have
         self.started = self.last = time.monotonic()
         self.nodes = 0  # nodes of the runs before this one
         self.seconds = 0.0
@@ -128,7 +130,12 @@ class Checkpoint:
 
     def _record(self, nodes: int, result: Any) -> bytes:
         if result is not None:
-            result = {"value": int(result)} if self.method == "value" else {"outcome": "P" if result else "N"}
+            if self.method == "value":
+                result = {"value": int(result)}
+            elif self.method == "winning":
+                result = {"winning": [hex(int(o)) for o in result], "target": self.target}
+            else:
+                result = {"outcome": "P" if result else "N"}
         meta = {
             "format": FORMAT_NAME,
             "format_version": FORMAT_VERSION,
@@ -165,7 +172,7 @@ class Checkpoint:
             except ValueError as e:
                 raise _files._bad(self.path, f"{e}") from None
             meta = self._check(header[1])
-            done = _answer(meta.get("result"), self.method)
+            done = _answer(meta.get("result"), self.method, self.target)
             if done is not None:
                 return done
             try:
@@ -235,10 +242,18 @@ def record(path: Any) -> dict[str, Any] | None:
     return meta
 
 
-def _answer(result: Any, method: str) -> Any:
-    """The answer to ``method`` that a checkpoint's result gives, if it gives one."""
+def _answer(result: Any, method: str, target: int | None = None) -> Any:
+    """The answer to ``method`` (for ``winning``, with ``target``) that a checkpoint's result gives, if any."""
     if not isinstance(result, dict):
         return None
+    if method == "winning":
+        found = result.get("winning")
+        if result.get("target") != target or not isinstance(found, list):
+            return None
+        try:
+            return [int(o, 16) for o in found]
+        except (TypeError, ValueError):
+            return None
     v, outcome = result.get("value"), result.get("outcome")
     if isinstance(v, int) and not isinstance(v, bool):
         return v if method == "value" else v == 0
