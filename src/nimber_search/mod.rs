@@ -57,7 +57,7 @@ mod table;
 
 pub use checkpoint::{read_header, FileError, Header};
 pub use parallel::Split;
-pub use profile::Profile;
+pub use profile::{Profile, RootAsk};
 pub use progress::{RootProgress, Watch};
 pub use table::{NarrowTable, Policy, Table};
 
@@ -148,6 +148,8 @@ struct Pending {
     cost: u32,
     /// Put off by a thread of a parallel search (another was in its largest part).
     put_off: bool,
+    /// Its place in the board's order of the node's options (for [`Profile::root`]).
+    index: u32,
 }
 
 /// A node's buffers, kept in a pool so that the search allocates only while it goes deeper
@@ -599,13 +601,18 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             return Ok(());
         }
         let q = &nb.pending[i];
-        let known = q.known;
+        let (known, index) = (q.known, q.index);
         let parts = &mut nb.parts[q.parts.clone()];
         parts.sort_unstable_by_key(|r| r.size);
+        let before = self.nodes;
         let v = self.sum_in_set(parts, xor_set(wanted, known), poll)?;
-        p.settle(v.map(|v| v ^ known));
+        let v = v.map(|v| v ^ known);
+        p.settle(v);
         if root {
-            self.hook.settled(v.map(|v| v ^ known));
+            self.hook.settled(v);
+            if let Some(prof) = self.profile.as_deref_mut() {
+                prof.root_option(index as usize, wanted, v, self.nodes - before);
+            }
         }
         Ok(())
     }
@@ -680,6 +687,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                     known,
                     cost,
                     put_off: false,
+                    index: i as u32,
                 });
             }
         }

@@ -2,7 +2,8 @@
 //! ([`Search::with_profile`](super::Search::with_profile)): by the root's question, by the
 //! largest candidate of the set asked, by the component's size, by depth, and how many nodes
 //! search again a component the table already held "not" bits of (a question on it failed
-//! before, and a new one asks for other values).
+//! before, and a new one asks for other values); and each of the root's options searched, with
+//! its answer and its nodes (what a large value's proof pays for: issue 42's mid-game positions).
 
 /// Where a search's nodes went.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -33,9 +34,32 @@ pub struct Profile {
     pub race_deepen: u64,
     /// Nodes of the attempts stopped by their budget.
     pub race_spent: u64,
+    /// Each of the root's options that a question of the root searched (those the tables
+    /// settled when the root opened are left out), in the order they were asked.
+    pub root: Vec<RootAsk>,
     /// The current depth and root question (bookkeeping).
     pub(super) depth: usize,
     pub(super) root_question: usize,
+}
+
+/// One of the root's options searched under a question of the root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RootAsk {
+    /// The root's question it was asked under: "is G = k?" (`k`; 0 for [`is_zero`]).
+    ///
+    /// [`is_zero`]: super::Search::is_zero
+    pub question: usize,
+    /// Its place among the root's options, in [`Board::ordered_options`]'s order.
+    ///
+    /// [`Board::ordered_options`]: crate::board::Board::ordered_options
+    pub option: usize,
+    /// The values it was asked for (bit `v` for value `v`).
+    pub asked: u128,
+    /// Its value, when the answer settled it (always when it is one of `asked`); `None` when it
+    /// is none of them.
+    pub value: Option<u32>,
+    /// The nodes the answer took.
+    pub nodes: u64,
 }
 
 fn bump(v: &mut Vec<u64>, i: usize) {
@@ -61,6 +85,26 @@ impl Profile {
                 bump(&mut self.deepening, covered);
             }
         }
+    }
+}
+
+impl Profile {
+    /// One of the root's options, `option` in the board's order, asked for `asked`: its value
+    /// `value` (`None`: not one of those), after `nodes` nodes.
+    pub(super) fn root_option(
+        &mut self,
+        option: usize,
+        asked: u128,
+        value: Option<u32>,
+        nodes: u64,
+    ) {
+        self.root.push(RootAsk {
+            question: self.root_question,
+            option,
+            asked,
+            value,
+            nodes,
+        });
     }
 }
 
@@ -91,6 +135,35 @@ impl std::fmt::Display for Profile {
         row(f, "by candidates", &self.by_candidates)?;
         row(f, "by size", &self.by_size)?;
         row(f, "by depth", &self.by_depth)?;
-        row(f, "again, past 0..k", &self.deepening)
+        row(f, "again, past 0..k", &self.deepening)?;
+        // The root's options searched, by question and by answer: "value:nodes(options)", "-"
+        // for "none of the values asked".
+        let last = self.root.iter().map(|r| r.question).max();
+        for k in 0..last.map_or(0, |m| m + 1) {
+            let mut by: Vec<(Option<u32>, u64, usize)> = Vec::new();
+            for r in self.root.iter().filter(|r| r.question == k && r.nodes > 0) {
+                match by.iter_mut().find(|b| b.0 == r.value) {
+                    Some(b) => (b.1, b.2) = (b.1 + r.nodes, b.2 + 1),
+                    None => by.push((r.value, r.nodes, 1)),
+                }
+            }
+            if by.is_empty() {
+                continue;
+            }
+            by.sort_unstable_by_key(|b| b.0.map_or(u32::MAX, |v| v));
+            let cells: Vec<String> = by
+                .iter()
+                .map(|(v, n, c)| match v {
+                    Some(v) => format!("{v}:{n}({c})"),
+                    None => format!("-:{n}({c})"),
+                })
+                .collect();
+            writeln!(
+                f,
+                "  root's options searched under k={k}, by answer: {}",
+                cells.join(" ")
+            )?;
+        }
+        Ok(())
     }
 }

@@ -349,3 +349,50 @@ fn nimber_search_a316632_terms_21_to_24_match_the_region_mex_long() {
         assert_matches_region_mex(&game, game.start(), 64 << 20, &tunings, &format!("3x{n}"));
     }
 }
+
+/// The profile's account of the root's options ([`Profile::root`]): each option it names, by
+/// its place in the board's order, has the value it says (or none of the values it was asked
+/// for), against the plain mex over regions; on Cram 3 x 6 (value 4: the root asks "= 0?" to
+/// "= 4?") and Node Kayles 3 x 9, with the default race and with racing everywhere (attempts
+/// stopped part way record nothing).
+#[test]
+fn search_profile_names_the_root_options_right() {
+    fn check<B: Board>(board: &B, start: u128, name: &str) {
+        let mut comps = Vec::new();
+        board.components(start, &mut comps);
+        assert_eq!(comps.len(), 1, "{name}");
+        let mut opts = Vec::new();
+        board.ordered_options(comps[0], &mut opts);
+        let truth: Vec<u32> = opts.iter().map(|&o| region_mex(board, o)).collect();
+        for tuning in [race::Tuning::default(), RACE_EVERYWHERE] {
+            let mut search = Search::new(board, 1 << 20)
+                .unwrap()
+                .with_tuning(tuning)
+                .with_profile();
+            let g = search.value(start, &NoControl).unwrap();
+            assert_eq!(g, region_mex(board, start), "{name}");
+            let p = search.profile().unwrap();
+            assert!(
+                p.root.iter().any(|r| r.question > 0),
+                "{name}: one question"
+            );
+            assert!(p.root.iter().map(|r| r.nodes).sum::<u64>() <= search.stats().nodes);
+            for r in &p.root {
+                let t = truth[r.option];
+                match r.value {
+                    Some(v) => assert_eq!(v, t, "{name}: option {}", r.option),
+                    None => assert_eq!(r.asked >> t & 1, 0, "{name}: option {}", r.option),
+                }
+                assert!(r.question as u32 <= g, "{name}");
+            }
+            // Every question of the root is in the printed account.
+            let text = p.to_string();
+            let last = p.root.iter().map(|r| r.question).max().unwrap();
+            assert!(text.contains(&format!("under k={last}")), "{text}");
+        }
+    }
+    let cram = Cram::new(3, 6).unwrap();
+    check(&cram, cram.empty(), "Cram 3x6");
+    let game = NodeKayles::new(SimpleGraph::grid(3, 9).unwrap());
+    check(&game, game.start(), "Node Kayles 3x9");
+}
