@@ -206,7 +206,7 @@ can run for days in sittings:
 ```bash
 python -m grundy atlas nk:3x1-42 nk:4x1-32 nk:5x1-25 nk:6x1-21 nk:7x1-18 nk:sq:1-11 cram:published \\
     cram:4x17 cram:5x13 cram:6x11 cram:7x10 --budget 600 --threads 0 \\
-    --store docs/results.sqlite --markdown docs/results.md
+    --store docs/results.sqlite --markdown docs/results.md --checkpoints atlas-checkpoints
 ```
 
 (`--threads 0`: every core; `--give-up K` skips the rest of a family after K boards in a row out of
