@@ -53,6 +53,9 @@ fn main() {
     if args.iter().any(|a| a == "--mirror") {
         search = search.with_known(&mirror);
     }
+    if args.iter().any(|a| a == "--profile") {
+        search = search.with_profile();
+    }
     let v = if threads == 1 {
         search.value(cram.empty(), &NoControl)
     } else {
@@ -86,4 +89,7 @@ fn main() {
         s.table_capacity,
         s.table_bytes as f64 / (1 << 20) as f64
     );
+    if let Some(p) = search.profile() {
+        print!("{p}");
+    }
 }
