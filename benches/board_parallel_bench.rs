@@ -11,7 +11,9 @@
 //! Prints the value, the wall time, the nodes searched (every thread's) and the table's entries,
 //! then for each thread that ran 10 ms or more (Linux) the seconds it ran and waited for a core.
 //! `--threads 1` takes the plain search; `--mark` and `--cells` set the [`Split`] (default: the
-//! search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook.
+//! search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook;
+//! `--profile` prints where the nodes went (every thread's: by size, by depth, the races).
+//! A pool of more threads than cores searches with as many threads as cores.
 
 use grundy::board::Cram;
 use grundy::control::NoControl;
@@ -21,7 +23,7 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: board_parallel_bench ROWS COLS [--threads K] [--budget MIB] [--mark M] \
-                 [--cells N] [--mirror]";
+                 [--cells N] [--mirror] [--profile]";
     if args.len() < 2 {
         eprintln!("{usage}");
         std::process::exit(2);
