@@ -17,6 +17,9 @@
 //! - Each thread settles its options in its own order: each answer rules out a value G(node)
 //!   may have whatever the others say (see [`Search::search_options`]). The value found never
 //!   depends on the threads or their timing; the nodes searched may.
+//! - The small table is put to use whole before the threads start (its growth counts each
+//!   thread's entries apart, and shared out none reached the count that grows it), and there are
+//!   no more threads than cores: past them threads only take turns and search more nodes.
 //! - The thread that asked waits without the pool, polling the caller's [`Control`] every
 //!   20 ms with the nodes searched so far; when it fails, every thread stops (each looks at the
 //!   stop flag every few dozen nodes) and the search returns its error.
@@ -164,7 +167,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     /// As [`Search::value`], on the threads of `pool` (rayon's global pool when `None`).
     ///
     /// A position whose largest component is smaller than `split.min_cells`, or a pool of one
-    /// thread, takes the plain search. The value never depends on the threads; the nodes
+    /// thread, takes the plain search; a pool of more threads than cores searches with as many
+    /// threads as cores. The value never depends on the threads; the nodes
     /// searched may (they count every thread's).
     ///
     /// # Errors
