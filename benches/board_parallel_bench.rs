@@ -11,7 +11,9 @@
 //! Prints the value, the wall time, the nodes searched (every thread's) and the table's entries,
 //! then for each thread that ran 10 ms or more (Linux) the seconds it ran and waited for a core.
 //! `--threads 1` takes the plain search; `--mark` and `--cells` set the [`Split`] (default: the
-//! search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook.
+//! search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook;
+//! `--profile` prints where the nodes went (every thread's: by size, by depth, the races).
+//! A pool of more threads than cores searches with as many threads as cores.
 
 use grundy::board::Cram;
 use grundy::control::NoControl;
@@ -21,7 +23,7 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: board_parallel_bench ROWS COLS [--threads K] [--budget MIB] [--mark M] \
-                 [--cells N] [--mirror]";
+                 [--cells N] [--mirror] [--profile]";
     if args.len() < 2 {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -52,6 +54,9 @@ fn main() {
     let mut search = Search::new(&cram, budget).expect("budget");
     if args.iter().any(|a| a == "--mirror") {
         search = search.with_known(&mirror);
+    }
+    if args.iter().any(|a| a == "--profile") {
+        search = search.with_profile();
     }
     let v = if threads == 1 {
         search.value(cram.empty(), &NoControl)
@@ -86,4 +91,7 @@ fn main() {
         s.table_capacity,
         s.table_bytes as f64 / (1 << 20) as f64
     );
+    if let Some(p) = search.profile() {
+        print!("{p}");
+    }
 }

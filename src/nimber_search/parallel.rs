@@ -17,6 +17,9 @@
 //! - Each thread settles its options in its own order: each answer rules out a value G(node)
 //!   may have whatever the others say (see [`Search::search_options`]). The value found never
 //!   depends on the threads or their timing; the nodes searched may.
+//! - The small table is put to use whole before the threads start (its growth counts each
+//!   thread's entries apart, and shared out none reached the count that grows it), and there are
+//!   no more threads than cores: past them threads only take turns and search more nodes.
 //! - The thread that asked waits without the pool, polling the caller's [`Control`] every
 //!   20 ms with the nodes searched so far; when it fails, every thread stops (each looks at the
 //!   stop flag every few dozen nodes) and the search returns its error.
@@ -164,7 +167,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     /// As [`Search::value`], on the threads of `pool` (rayon's global pool when `None`).
     ///
     /// A position whose largest component is smaller than `split.min_cells`, or a pool of one
-    /// thread, takes the plain search. The value never depends on the threads; the nodes
+    /// thread, takes the plain search; a pool of more threads than cores searches with as many
+    /// threads as cores. The value never depends on the threads; the nodes
     /// searched may (they count every thread's).
     ///
     /// # Errors
@@ -201,13 +205,16 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
 
     /// The threads of `pool` when they search `pos` together: more than one, and the largest
     /// component of `pos` of at least `split.min_cells` cells; else `None` (the plain search).
+    /// No more threads than the cores this process may run on ([`cores`]).
     fn team_threads(
         &mut self,
         pos: u128,
         pool: Option<&rayon::ThreadPool>,
         split: Split,
     ) -> Option<usize> {
-        let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
+        let threads = pool
+            .map_or_else(rayon::current_num_threads, |p| p.current_num_threads())
+            .min(cores());
         if threads < 2 {
             return None;
         }
@@ -231,12 +238,19 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         work: impl Fn(&mut Search<'_, B>, &dyn Control) -> Result<R> + Sync,
     ) -> Result<R> {
         let team = Team::new(split, threads);
+        // Every bucket of the small table (2 MiB at most) in use from the start: the table grows
+        // when a thread's own count of entries reaches a multiple of 64 with the table half
+        // full, and with the entries shared out among threads, none reached it (Cram 5x8 on two
+        // threads: 256 entries all along, 15,000 components of 4 to 8 cells searched again).
+        self.small.reserve(u64::MAX);
         let base = self.nodes;
         let done: Mutex<Option<Result<R>>> = Mutex::new(None);
         let finished = Condvar::new();
         let mut failed = None;
+        let profiles = Mutex::new(super::Profile::default());
         let me = &*self;
         let (team, done, finished, work) = (&team, &done, &finished, &work);
+        let profiles = &profiles;
         in_place_scope(pool, |sc| {
             for i in 0..threads {
                 sc.spawn(move |_| {
@@ -251,6 +265,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
                     let r = work(&mut w, &flag);
                     let _ = flag.check(w.nodes, 0);
                     team.finished.fetch_add(w.nodes, Ordering::Relaxed);
+                    if let Some(p) = w.profile.as_deref() {
+                        lock(profiles).add(p);
+                    }
                     let mut g = lock(done);
                     // A thread stopped by another's answer (or by the control) has none.
                     let stopped = matches!(r, Err(Error::Interrupted)) && team.stopped();
@@ -279,6 +296,9 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             }
         });
         self.nodes += team.finished.load(Ordering::Relaxed);
+        if let Some(p) = self.profile.as_deref_mut() {
+            p.add(&lock(profiles));
+        }
         let r = lock(done).take();
         match (failed, r) {
             (Some(e), _) => Err(e),
@@ -302,12 +322,31 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             pool: Vec::new(),
             keys: super::KeyCache::new(),
             team: Some(team),
-            profile: None,
-            limit: super::race::Limit::default(),
+            profile: self.profile.as_ref().map(|_| Box::default()),
+            // The caller's race (the tests race often), each thread's attempts on its own
+            // nodes.
+            limit: {
+                let mut limit = super::race::Limit::default();
+                limit.tuning = self.limit.tuning;
+                limit
+            },
             policy: self.policy,
             hook: self.hook.for_thread(first),
         }
     }
+}
+
+/// The most threads a parallel search runs: the cores this process may run on. Past them the
+/// threads only take turns on the cores, and each more thread searches more nodes that one
+/// thread would not have (Cram 5x8 on a 2-core machine: 4 threads searched 15 to 25% more
+/// nodes than one, 2 threads 6%), so a pool of more threads searches as one of this many.
+fn cores() -> usize {
+    #[cfg(test)]
+    if tests::UNCAPPED.with(std::cell::Cell::get) {
+        return usize::MAX;
+    }
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// A thread of [`Search::on_pool`] done: it stops the others (an answer, an error or a panic
@@ -343,10 +382,23 @@ mod tests {
     use crate::board::{brute, ArcKayles, Chomp, Cram, NodeKayles, SimpleGraph};
     use crate::control::NoControl;
     use crate::engine::testing::{pool, Deadline, Rng};
+    use crate::nimber_search::race;
     use std::time::Instant;
 
     /// Every thread count this file tests.
     const THREADS: [usize; 4] = [1, 2, 3, 4];
+
+    thread_local! {
+        /// Set by a test for its own thread: the searches it starts take every thread of
+        /// their pool, past the cores (see [`cores`]), so that 3 and 4 threads meet even on
+        /// a machine of 2 cores.
+        pub(super) static UNCAPPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Lets the searches of this test's thread take every thread of their pool.
+    fn uncapped() {
+        UNCAPPED.with(|u| u.set(true));
+    }
 
     fn options<B: Board>(game: &B, pos: u128) -> Vec<u128> {
         let mut out = Vec::new();
@@ -386,8 +438,82 @@ mod tests {
         }
     }
 
+    /// The race of `race.rs` on the threads of a parallel search: with a tuning that races at
+    /// every gap and stops attempts after a node or two, every thread's attempts start and stop
+    /// beside the others' on the shared tables, and the values of the larger positions of Cram
+    /// 4 x 4 and Node Kayles on the 3 x 5 grid on 2 to 4 threads are still brute force's; the
+    /// threads' profiles show that they raced and stopped attempts.
+    #[test]
+    fn parallel_race_keeps_every_value() {
+        uncapped();
+        let cram = Cram::new(4, 4).unwrap();
+        raced_matches_brute_force(&cram, cram.empty());
+        let nk = NodeKayles::new(SimpleGraph::grid(3, 5).unwrap());
+        raced_matches_brute_force(&nk, nk.start());
+    }
+
+    /// On 2 to 4 threads, each with one search raced at every gap: the values of the positions
+    /// reachable from `start` with at least two thirds of its cells, the largest first, are
+    /// brute force's, and the threads raced and stopped attempts.
+    fn raced_matches_brute_force<B: Board>(game: &B, start: u128) {
+        let tuning = race::Tuning {
+            first: 1,
+            growth: 2,
+            deepen: 1,
+            from: 1,
+        };
+        let every = Split {
+            min_cells: 4,
+            mark_cells: 4,
+        };
+        let all = brute::values(start, |p| options(game, p));
+        let cells = start.count_ones() * 2 / 3;
+        let mut keys: Vec<(u128, u32)> = all
+            .iter()
+            .filter(|(p, _)| p.count_ones() >= cells)
+            .map(|(&p, &v)| (p, v))
+            .collect();
+        // The largest first, in a fixed order.
+        keys.sort_unstable_by_key(|&(p, _)| (std::cmp::Reverse(p.count_ones()), p));
+        for threads in [2, 3, 4] {
+            let pool = pool(threads);
+            let mut search = Search::new(game, 1 << 16)
+                .unwrap()
+                .with_tuning(tuning)
+                .with_profile();
+            for &(pos, v) in &keys {
+                let got = search.value_threads(pos, &NoControl, Some(&pool), every);
+                assert_eq!(got, Ok(v), "{pos:#x} on {threads} threads");
+            }
+            let p = search.profile().unwrap();
+            assert!(
+                p.races > 0 && p.race_spent > 0,
+                "{threads} threads: {} races, {} nodes stopped",
+                p.races,
+                p.race_spent
+            );
+        }
+    }
+
+    /// A pool of more threads than the cores searches with as many threads as cores.
+    #[test]
+    fn parallel_threads_at_most_the_cores() {
+        let cram = Cram::new(5, 5).unwrap();
+        let mut search = Search::new(&cram, 1 << 20).unwrap();
+        let k = cores();
+        let many = pool(k + 2);
+        let split = Split::default();
+        let want = (k >= 2).then_some(k);
+        assert_eq!(search.team_threads(cram.empty(), Some(&many), split), want);
+        assert_eq!(
+            search.team_threads(cram.empty(), Some(&pool(1)), split),
+            None
+        );
+    }
+
     #[test]
     fn parallel_values_match_brute_force_on_any_threads() {
+        uncapped();
         let cram = Cram::new(4, 5).unwrap();
         matches_brute_force(&cram, cram.empty(), 120, 7);
         let nk = NodeKayles::new(SimpleGraph::grid(5, 5).unwrap());
@@ -440,6 +566,7 @@ mod tests {
 
     #[test]
     fn parallel_values_match_one_thread_mid_game() {
+        uncapped();
         let cram = Cram::new(5, 6).unwrap();
         matches_one_thread(&cram, cram.empty(), 2, 11);
         let nk = NodeKayles::new(SimpleGraph::grid(5, 6).unwrap());
@@ -457,6 +584,7 @@ mod tests {
     /// ends), and the nodes they searched are counted. The search answers right after.
     #[test]
     fn parallel_interrupt_stops_every_thread_within_a_second() {
+        uncapped();
         // Minutes of search: Cram 6 x 7 (value 5), and for "is it 0?" (which one winning move
         // answers) two 6 x 7 regions side by side, which take the value of one.
         let cram = Cram::new(6, 7).unwrap();

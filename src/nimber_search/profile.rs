@@ -106,6 +106,29 @@ impl Profile {
             nodes,
         });
     }
+
+    /// Adds `other`'s counters (a thread's of a parallel search) to these.
+    pub(super) fn add(&mut self, other: &Profile) {
+        let sum = |a: &mut Vec<u64>, b: &[u64]| {
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        };
+        sum(&mut self.by_root_question, &other.by_root_question);
+        sum(&mut self.by_largest, &other.by_largest);
+        sum(&mut self.by_candidates, &other.by_candidates);
+        sum(&mut self.by_size, &other.by_size);
+        sum(&mut self.by_depth, &other.by_depth);
+        sum(&mut self.deepening, &other.deepening);
+        self.exact += other.exact;
+        self.again += other.again;
+        self.races += other.races;
+        self.race_set += other.race_set;
+        self.race_deepen += other.race_deepen;
+        self.race_spent += other.race_spent;
+        self.root.extend(other.root.iter().cloned());
+    }
 }
 
 impl std::fmt::Display for Profile {

@@ -285,6 +285,11 @@ impl<const KW: usize> Slot<KW> {
 pub struct Table<const KW: usize = 2> {
     buckets: Buckets<Bucket<KW>>,
     used: AtomicUsize,
+    /// While a thread moves the entries to more buckets, the buckets in use before (0 when no
+    /// move is under way): where a lookup that missed looks again, so that the other threads
+    /// of a parallel search do not lose every entry not moved yet for the move's time (and
+    /// search again what they held).
+    moving: AtomicUsize,
     /// Entries in use, counted apart by each thread (a counter every thread wrote would take
     /// the cache line of `buckets` and `used`, read at every probe, from the others).
     entries: [Counter; SHARDS],
@@ -367,6 +372,7 @@ impl<const KW: usize> Table<KW> {
         Ok(Table {
             buckets,
             used: AtomicUsize::new(n.min(FIRST_BUCKETS)),
+            moving: AtomicUsize::new(0),
             entries: Default::default(),
         })
     }
@@ -416,6 +422,7 @@ impl<const KW: usize> Table<KW> {
         {
             return;
         }
+        self.moving.store(old, Ordering::Relaxed);
         for b in (0..old).rev() {
             let moving: [Option<([u64; KW], u64)>; WAYS] =
                 std::array::from_fn(|i| self.buckets[b][i].take());
@@ -424,12 +431,22 @@ impl<const KW: usize> Table<KW> {
                 self.place(&self.buckets[bucket_of(key_of(&k), new)], &k, d);
             }
         }
+        self.moving.store(0, Ordering::Relaxed);
     }
 
     #[inline]
     fn find(&self, key: u128) -> Option<u64> {
         let k = words::<KW>(key)?;
-        self.bucket(key).iter().find_map(|s| s.holds(&k))
+        let found = self.bucket(key).iter().find_map(|s| s.holds(&k));
+        if found.is_some() {
+            return found;
+        }
+        match self.moving.load(Ordering::Relaxed) {
+            0 => None,
+            old => self.buckets[bucket_of(key, old)]
+                .iter()
+                .find_map(|s| s.holds(&k)),
+        }
     }
 
     /// The value stored for `key`, if exact.
