@@ -28,7 +28,7 @@
 
 use crate::error::{Error, Result};
 use crate::memory;
-use std::sync::atomic::{fence, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Entries per bucket; a new entry replaces the bucket's least useful one.
 const WAYS: usize = 4;
@@ -279,9 +279,10 @@ impl<const KW: usize> Slot<KW> {
 ///
 /// The whole budget is allocated at once (zeroed pages that cost nothing until touched), but
 /// only its first `used` buckets are in use, four times more each time they are half full:
-/// a small search touches few pages (a page's first touch costs more than a probe). The thread
-/// whose store crosses the line moves the entries while the others go on (an entry on its way
-/// reads as missing).
+/// a small search touches few pages (a page's first touch costs more than a probe). The entries
+/// are then moved a few buckets at a time ([`MOVE_CHUNK`]), by whichever thread stores next and
+/// finds no other moving, while the others go on (an entry on its way reads as missing): one
+/// move of a table of gigabytes takes seconds, and a search must poll Ctrl-C meanwhile.
 pub struct Table<const KW: usize = 2> {
     buckets: Buckets<Bucket<KW>>,
     used: AtomicUsize,
@@ -290,6 +291,10 @@ pub struct Table<const KW: usize = 2> {
     /// of a parallel search do not lose every entry not moved yet for the move's time (and
     /// search again what they held).
     moving: AtomicUsize,
+    /// Old buckets not moved yet during a move (`0..left`, moved from the last down).
+    left: AtomicUsize,
+    /// Held by the one thread that moves entries now (a chunk, or the start of a move).
+    mover: AtomicBool,
     /// Entries in use, counted apart by each thread (a counter every thread wrote would take
     /// the cache line of `buckets` and `used`, read at every probe, from the others).
     entries: [Counter; SHARDS],
@@ -328,6 +333,15 @@ impl<const KW: usize> std::fmt::Debug for Table<KW> {
 /// Buckets in use at first: 6 KiB, two pages. (1,024 buckets cost Cram 3x4, 18 nodes, 88 µs
 /// instead of 38 µs: a first touch of each of the pages its entries fell on.)
 const FIRST_BUCKETS: usize = 1 << 6;
+
+/// Old buckets moved at a time when the table grows (a few tens of microseconds of work).
+const MOVE_CHUNK: usize = 256;
+
+/// What two entries of one key say together: the bits of both, the larger cost.
+#[inline]
+fn joined(a: u64, b: u64) -> u64 {
+    (a | b) & !COST | (a & COST).max(b & COST)
+}
 
 impl Table {
     /// The most buckets that fit in `bytes` (at least one: 176 bytes, a bucket of 128 and 48 to
@@ -373,6 +387,8 @@ impl<const KW: usize> Table<KW> {
             buckets,
             used: AtomicUsize::new(n.min(FIRST_BUCKETS)),
             moving: AtomicUsize::new(0),
+            left: AtomicUsize::new(0),
+            mover: AtomicBool::new(false),
             entries: Default::default(),
         })
     }
@@ -410,28 +426,64 @@ impl<const KW: usize> Table<KW> {
     /// Puts four times as many buckets to use (at most all), in place: with the bucket a
     /// multiple of the hash, old bucket `b`'s entries go to new buckets from `b * new / old` on,
     /// never below `b`, so the old buckets are moved from the last down (where two old buckets
-    /// share a new one, the least useful entries may go). One thread moves (the one that
-    /// changed `used`); an entry stored meanwhile by another may go astray (a miss, later).
+    /// share a new one, the least useful entries may go), one chunk at a time
+    /// ([`Table::move_some`]). Nothing when a move is under way or another thread holds the
+    /// mover's flag (the growth is looked at again 64 entries later). An entry stored meanwhile
+    /// in a bucket not moved yet may take an old entry's place (a miss, later).
     fn grow(&self, old: usize) {
         let new = old.saturating_mul(4).min(self.buckets.len());
-        if new <= old
-            || self
-                .used
-                .compare_exchange(old, new, Ordering::Relaxed, Ordering::Relaxed)
-                .is_err()
-        {
+        if new <= old || self.mover.swap(true, Ordering::Acquire) {
             return;
         }
-        self.moving.store(old, Ordering::Relaxed);
-        for b in (0..old).rev() {
+        if self.moving.load(Ordering::Relaxed) == 0
+            && self
+                .used
+                .compare_exchange(old, new, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        {
+            self.left.store(old, Ordering::Relaxed);
+            self.moving.store(old, Ordering::Release);
+            self.move_chunk();
+        }
+        self.mover.store(false, Ordering::Release);
+    }
+
+    /// Moves the next chunk of a move under way, unless another thread is moving one.
+    #[inline]
+    fn move_some(&self) {
+        if self.moving.load(Ordering::Relaxed) != 0 && !self.mover.swap(true, Ordering::Acquire) {
+            self.move_chunk();
+            self.mover.store(false, Ordering::Release);
+        }
+    }
+
+    /// Moves the last [`MOVE_CHUNK`] old buckets not moved yet (the caller holds `mover`).
+    fn move_chunk(&self) {
+        if self.moving.load(Ordering::Acquire) == 0 {
+            return;
+        }
+        let new = self.used.load(Ordering::Relaxed);
+        let left = self.left.load(Ordering::Relaxed);
+        let lo = left.saturating_sub(MOVE_CHUNK);
+        for b in (lo..left).rev() {
             let moving: [Option<([u64; KW], u64)>; WAYS] =
                 std::array::from_fn(|i| self.buckets[b][i].take());
             for (k, d) in moving.into_iter().flatten() {
                 self.count(-1);
-                self.place(&self.buckets[bucket_of(key_of(&k), new)], &k, d);
+                self.put(&self.buckets[bucket_of(key_of(&k), new)], &k, d);
             }
         }
-        self.moving.store(0, Ordering::Relaxed);
+        self.left.store(lo, Ordering::Relaxed);
+        if lo == 0 {
+            self.moving.store(0, Ordering::Release);
+        }
+    }
+
+    /// Moves what is left of a move under way (a caller with the table to itself).
+    fn finish_move(&self) {
+        while self.moving.load(Ordering::Acquire) != 0 {
+            self.move_some();
+        }
     }
 
     #[inline]
@@ -499,26 +551,56 @@ impl<const KW: usize> Table<KW> {
         let cost = u64::from(cost.min(0xff)) << COST_SHIFT;
         let used = self.used.load(Ordering::Relaxed);
         let b = &self.buckets[bucket_of(key, used)];
-        for s in b.iter() {
-            if let Some(d) = s.holds(&k) {
-                // What is known of a key only grows: or the bits in, if no one wrote since; its
-                // cost is the largest of those it was learnt in.
-                let new = (d | bits) & !COST | (d & COST).max(cost);
-                let _ = s.data.compare_exchange(
-                    d,
-                    bumped(d, new),
-                    Ordering::Release,
-                    Ordering::Relaxed,
-                );
-                return;
+        if Self::merge(b, &k, bits | cost) {
+            self.move_some();
+            return;
+        }
+        // During a move the key may still be in its old bucket: what it says comes along.
+        let mut d = USED | cost | bits;
+        match self.moving.load(Ordering::Relaxed) {
+            0 => {}
+            old => {
+                let was = self.buckets[bucket_of(key, old)]
+                    .iter()
+                    .find_map(|s| s.holds(&k));
+                if let Some(was) = was {
+                    d = joined(was, d);
+                }
             }
         }
         // Whether the table is half full, looked at every 64 entries a thread adds.
-        if self.place(b, &k, USED | cost | bits) % 64 == 0
+        if self.place(b, &k, d) % 64 == 0
             && used < self.buckets.len()
             && self.entries() as usize * 2 > used * WAYS
         {
             self.grow(used);
+        }
+        self.move_some();
+    }
+
+    /// When bucket `b` holds key `k`, merges `d` (bits and cost) into its entry: true.
+    #[inline]
+    fn merge(b: &Bucket<KW>, k: &[u64; KW], d: u64) -> bool {
+        for s in b.iter() {
+            if let Some(was) = s.holds(k) {
+                // What is known of a key only grows: or the bits in, if no one wrote since.
+                let _ = s.data.compare_exchange(
+                    was,
+                    bumped(was, joined(was, d)),
+                    Ordering::Release,
+                    Ordering::Relaxed,
+                );
+                return true;
+            }
+        }
+        false
+    }
+
+    /// An entry moved to bucket `b`: merged with the key's entry there (one stored during the
+    /// move), else placed as a new one.
+    fn put(&self, b: &Bucket<KW>, k: &[u64; KW], d: u64) {
+        if !Self::merge(b, k, d) {
+            self.place(b, k, d);
         }
     }
 
@@ -547,6 +629,7 @@ impl<const KW: usize> Table<KW> {
     /// stores would, at once.
     pub(crate) fn reserve(&self, n: u64) {
         loop {
+            self.finish_move();
             let used = self.used.load(Ordering::Relaxed);
             if used >= self.buckets.len() || (used * WAYS) as u64 >= n.saturating_mul(2) {
                 return;
@@ -555,8 +638,10 @@ impl<const KW: usize> Table<KW> {
         }
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry (with no other thread using the table).
     pub(crate) fn clear(&self) {
+        self.moving.store(0, Ordering::Relaxed);
+        self.left.store(0, Ordering::Relaxed);
         let used = self.used.load(Ordering::Acquire);
         for b in &self.buckets[..used] {
             for s in b.iter() {
@@ -834,6 +919,61 @@ mod tests {
         assert_eq!(t.in_use(), 4 * FIRST_BUCKETS);
         assert!(before.len() >= FIRST_BUCKETS * WAYS / 2, "{}", before.len());
         assert!(before.iter().all(|&j| t.exact(key(j)) == Some(1)));
+    }
+
+    /// A large table's growth moves its entries a chunk at a time, each store moving at most
+    /// one chunk (a move of gigabytes at once took seconds without a poll), and loses nothing
+    /// that is only looked up: every key stored before is found at every step of the move.
+    #[test]
+    fn a_large_growth_moves_in_chunks_and_loses_nothing() {
+        let key = |k: u128| k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+        let t = Table::with_budget((128 << 16) + SLACK).unwrap();
+        let mut k = 0u128;
+        // Up to the growth from 4 * 4 * 64 = 1,024 buckets to 4,096: four chunks to move.
+        while t.in_use() < 1024 {
+            t.store_exact(key(k), (k % 5) as u32, 9);
+            k += 1;
+        }
+        // What a full bucket dropped before the growth is not asked of it.
+        let mut before: Vec<u128> = Vec::new();
+        while t.in_use() == 1024 {
+            if t.entries() % 64 == 63 {
+                before = (0..k).filter(|&j| t.exact(key(j)).is_some()).collect();
+            }
+            t.store_exact(key(k), (k % 5) as u32, 9);
+            k += 1;
+        }
+        before.push(k - 1);
+        assert!(before.len() > 1024 * WAYS * 4 / 10, "{}", before.len());
+        assert_eq!(t.in_use(), 4096);
+        let all_found = || {
+            before
+                .iter()
+                .all(|&j| t.exact(key(j)) == Some((j % 5) as u32))
+        };
+        // The growth's store moved two chunks (its own, and one as every store does).
+        assert_eq!(t.left.load(Ordering::Relaxed), 1024 - 2 * MOVE_CHUNK);
+        assert!(all_found());
+        // A key not moved yet, stored again (to a new bucket past the old ones, where it takes
+        // no old entry's place): its entry keeps what the old one said.
+        let j = *before
+            .iter()
+            .find(|&&j| (256..1024 - 2 * MOVE_CHUNK).contains(&bucket_of(key(j), 1024)))
+            .unwrap();
+        t.store_not(key(j), 1 << 7, 2);
+        assert!(t.known_not(key(j), 7) && t.exact(key(j)) == Some((j % 5) as u32));
+        assert_eq!(
+            t.left.load(Ordering::Relaxed),
+            1024 - 3 * MOVE_CHUNK,
+            "one chunk a store"
+        );
+        assert!(all_found());
+        t.move_some();
+        assert_eq!(t.moving.load(Ordering::Relaxed), 0, "moved");
+        assert!(all_found());
+        let found = (0..k).filter(|&j| t.exact(key(j)).is_some()).count() as u64;
+        assert_eq!(t.entries(), found, "no key twice");
+        assert_eq!(t.counted(), found);
     }
 
     /// Threads storing and looking up at once, through growth, on keys that differ in a few
