@@ -4,7 +4,7 @@
 use super::block::{Ctx, Sink};
 use super::classes::{flag_stride, words_for, Classes};
 use super::mask::bits_for;
-use super::queue::{Ahead, Queue, Shared};
+use super::queue::{Ahead, Backoff, Queue, Shared};
 use super::stats::ticks;
 use super::{
     Pending, SparseStats, TakeAndBreakSparse, FLAGS_PER_TASK, HEAP_COST, MIN_BLOCK, PUBLISH_LAG,
@@ -124,6 +124,9 @@ impl TakeAndBreakSparse {
         let seq_start = ticks();
         let (conf_t, ahead_t) = (AtomicU64::new(0), AtomicU64::new(0));
         let (conf_t, ahead_t) = (&conf_t, &ahead_t);
+        // Ticks the sequential part waited for other threads, and they for work.
+        let (mut wait_t, idle_t) = (0u64, AtomicU64::new(0));
+        let idle_t = &idle_t;
         let confirm = move |ps: &mut [Pending]| {
             let t = ticks();
             for p in ps {
@@ -180,8 +183,9 @@ impl TakeAndBreakSparse {
             // Part 1 writes the sub-block's rows first (when it overlaps: every part-1 task is
             // claimed before a thread takes a task ahead, so this only waits for running ones).
             for done in &task_done[..tasks.min(k1.div_ceil(chunk))] {
+                let mut backoff = Backoff::new();
                 while !done.load(Ordering::Acquire) {
-                    std::hint::spin_loop();
+                    backoff.snooze();
                 }
             }
             let s1 = k0 - lag;
@@ -211,7 +215,10 @@ impl TakeAndBreakSparse {
                             ahead.unwrap().finish(t);
                             continue;
                         }
-                        match queue.claim_or(claim, true, other_work) {
+                        let start = ticks();
+                        let got = queue.claim_or(claim, true, other_work);
+                        idle_t.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
+                        match got {
                             Some(ps) => confirm(ps),
                             None if !queue.is_closed() && other_work() => {}
                             None => break,
@@ -226,6 +233,7 @@ impl TakeAndBreakSparse {
             while k0 < b && !stop {
                 let k1 = (k0 + sb).min(b);
                 // Part 1's rows of this sub-block, helping with the tasks still unclaimed.
+                let mut backoff = Backoff::new();
                 while waited < tasks && waited * chunk < k1 {
                     if task_done[waited].load(Ordering::Acquire) {
                         waited += 1;
@@ -234,15 +242,20 @@ impl TakeAndBreakSparse {
                         run_part1(t);
                         main_part1.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
                     } else {
-                        std::hint::spin_loop();
+                        let start = ticks();
+                        backoff.snooze();
+                        wait_t += ticks().wrapping_sub(start);
                     }
                 }
                 if !self.dense && k0 > 0 {
                     let t = k0 / sb;
                     let from = match ahead {
                         Some(a) if t >= first_ahead => {
+                            let start = ticks();
                             if a.take_or_wait(t) {
                                 run_ahead(t);
+                            } else {
+                                wait_t += ticks().wrapping_sub(start);
                             }
                             k0 - lag
                         }
@@ -343,6 +356,8 @@ impl TakeAndBreakSparse {
             // Ticks to nanoseconds at the rate of the sequential part, timed both ways.
             let rate = (t2 - t1).as_nanos() as f64 / seq_ticks as f64;
             stats.ahead_ns += (ahead_ticks as f64 * rate) as u64;
+            stats.wait_ns += (wait_t as f64 * rate) as u64;
+            stats.idle_ns += (idle_t.load(Ordering::Relaxed) as f64 * rate) as u64;
         }
         stats = stats.add(*task_stats.lock().unwrap_or_else(|e| e.into_inner()));
         stats.ahead_pairs += ahead_pairs.load(Ordering::Relaxed);
