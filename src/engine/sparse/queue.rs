@@ -181,6 +181,8 @@ pub(super) struct Queue {
     /// Confirmers that waited long and sleep until the producer publishes.
     sleepers: AtomicUsize,
     parked: Mutex<Vec<Thread>>,
+    /// Times the producer woke sleeping confirmers (a system call each).
+    wakes: AtomicUsize,
 }
 
 // SAFETY: the entries are handed out disjointly (the producer uses only those at and above
@@ -199,6 +201,7 @@ impl Queue {
             closed: AtomicBool::new(false),
             sleepers: AtomicUsize::new(0),
             parked: Mutex::new(Vec::new()),
+            wakes: AtomicUsize::new(0),
         }
     }
 
@@ -207,6 +210,7 @@ impl Queue {
         if self.sleepers.load(Ordering::SeqCst) > 0 {
             let mut parked = self.parked.lock().unwrap_or_else(|e| e.into_inner());
             self.sleepers.store(0, Ordering::SeqCst);
+            self.wakes.fetch_add(1, Ordering::Relaxed);
             for t in parked.drain(..) {
                 t.unpark();
             }
@@ -243,6 +247,11 @@ impl Queue {
 
     pub(super) fn is_closed(&self) -> bool {
         self.closed.load(Ordering::SeqCst)
+    }
+
+    /// Times sleeping confirmers were woken.
+    pub(super) fn wakes(&self) -> u64 {
+        self.wakes.load(Ordering::Relaxed) as u64
     }
 
     pub(super) fn published(&self) -> usize {

@@ -63,12 +63,14 @@ impl TakeAndBreakSparse {
         };
         let gs = &g[..];
         let clock = Instant::now();
-        // Enough work per task, and value flags that fit the first-level cache.
-        let chunk = ((TASK_WORK / self.first_per_heap) as usize)
+        // Enough work per task, and value flags that fit the first-level cache. (Less work
+        // per task where a block aims at little: tests of the threads' paths on small blocks.)
+        let task_work = TASK_WORK.min(self.opts.block_work / 32);
+        let chunk = ((task_work / self.first_per_heap) as usize)
             .max(self.opts.chunk.max(1))
             .min((FLAGS_PER_TASK / stride).max(16));
         // Small blocks are not worth the other threads' attention.
-        let helpers = if (b as u64) * self.work_per_heap >= 4 * TASK_WORK {
+        let helpers = if (b as u64) * self.work_per_heap >= 4 * task_work {
             self.threads() - 1
         } else {
             0
@@ -127,6 +129,9 @@ impl TakeAndBreakSparse {
         // Ticks the sequential part waited for other threads, and they for work.
         let (mut wait_t, idle_t) = (0u64, AtomicU64::new(0));
         let idle_t = &idle_t;
+        // Ticks from the block's start to each other thread's start (waking it).
+        let start_t = AtomicU64::new(0);
+        let start_t = &start_t;
         let confirm = move |ps: &mut [Pending]| {
             let t = ticks();
             for p in ps {
@@ -204,8 +209,10 @@ impl TakeAndBreakSparse {
         };
         let other_work = move || ahead.is_some_and(|a| a.ready());
         rayon::scope(|sc| {
+            let spawned = ticks();
             for _ in 0..helpers {
                 sc.spawn(move |_| {
+                    start_t.fetch_add(ticks().wrapping_sub(spawned), Ordering::Relaxed);
                     while let Some(t) = claim_part1() {
                         run_part1(t);
                     }
@@ -358,11 +365,13 @@ impl TakeAndBreakSparse {
             stats.ahead_ns += (ahead_ticks as f64 * rate) as u64;
             stats.wait_ns += (wait_t as f64 * rate) as u64;
             stats.idle_ns += (idle_t.load(Ordering::Relaxed) as f64 * rate) as u64;
+            stats.start_ns += (start_t.load(Ordering::Relaxed) as f64 * rate) as u64;
         }
         stats = stats.add(*task_stats.lock().unwrap_or_else(|e| e.into_inner()));
         stats.ahead_pairs += ahead_pairs.load(Ordering::Relaxed);
         stats.rare_pairs += stats.ahead_pairs;
         let npending = queue.published();
+        stats.wakes += queue.wakes();
         g.truncate(len);
         let t3 = clock.elapsed();
         stats.parallel_ns += (t1 + t3 - t2).as_nanos() as u64;

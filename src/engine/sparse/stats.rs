@@ -65,6 +65,12 @@ pub struct SparseStats {
     /// Time (nanoseconds, summed over the other threads) those threads waited for work while
     /// the sequential part ran: nothing to confirm or flag ahead yet.
     pub idle_ns: u64,
+    /// Time (nanoseconds, summed over the other threads) from a block's start to each other
+    /// thread's start on it: waking a thread that slept since the block before.
+    pub start_ns: u64,
+    /// Times the sequential part woke other threads that slept waiting for work (a system
+    /// call each, on the sequential part's time).
+    pub wakes: u64,
     /// Blocks run (each ends with the threads joining: the synchronisation of the scheme).
     pub blocks: u64,
     /// Blocks whose first part overlapped their sequential part (with more than one thread:
@@ -93,6 +99,8 @@ impl SparseStats {
         self.ahead_ns += o.ahead_ns;
         self.wait_ns += o.wait_ns;
         self.idle_ns += o.idle_ns;
+        self.start_ns += o.start_ns;
+        self.wakes += o.wakes;
         self.blocks += o.blocks;
         self.overlapped += o.overlapped;
         self
