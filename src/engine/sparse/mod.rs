@@ -137,6 +137,11 @@ const FLAGS_PER_TASK: usize = 32 << 10;
 /// Heaps between the one the sequential part writes and the last one it hands over to be
 /// confirmed (whose confirmation reads the values just below it).
 const PUBLISH_LAG: usize = 64;
+/// Blocks run on one thread after one whose threads lost a quarter of its time waiting for each
+/// other (a thread that had no processor: the machine busy with other work), before the
+/// threads are tried again: a busy machine then costs a block in `LONELY_BLOCKS + 1` its
+/// waits, not every block (2 threads were slower than 1 there).
+const LONELY_BLOCKS: u32 = 16;
 /// Sparse-space, block-parallel solver for finite octal codes (at most two heaps left per move).
 pub struct TakeAndBreakSparse {
     rule: TakeAndBreak,
@@ -187,6 +192,8 @@ pub struct TakeAndBreakSparse {
     use_prefix: bool,
     /// Whether the next block flags ahead (see `SparseOptions::ahead_auto`).
     ahead_on: bool,
+    /// Blocks left to run without the other threads (see `LONELY_BLOCKS`).
+    lonely: u32,
     stats: SparseStats,
     rev: Reversed,
     buf: Buffers,
@@ -319,6 +326,7 @@ impl TakeAndBreakSparse {
             per_search: HEAP_COST,
             use_prefix: false,
             ahead_on: false,
+            lonely: 0,
             stats: SparseStats::default(),
             rev: Reversed::default(),
             buf: Buffers::default(),

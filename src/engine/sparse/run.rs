@@ -7,8 +7,8 @@ use super::mask::bits_for;
 use super::queue::{Ahead, Backoff, Queue, Shared};
 use super::stats::ticks;
 use super::{
-    Pending, SparseStats, TakeAndBreakSparse, FLAGS_PER_TASK, HEAP_COST, MIN_BLOCK, PUBLISH_LAG,
-    TASK_WORK,
+    Pending, SparseStats, TakeAndBreakSparse, FLAGS_PER_TASK, HEAP_COST, LONELY_BLOCKS, MIN_BLOCK,
+    PUBLISH_LAG, TASK_WORK,
 };
 use crate::engine::{StepResult, Stop, Val};
 use rayon::prelude::*;
@@ -70,11 +70,13 @@ impl TakeAndBreakSparse {
             .max(self.opts.chunk.max(1))
             .min((FLAGS_PER_TASK / stride).max(16));
         // Small blocks are not worth the other threads' attention.
-        let helpers = if (b as u64) * self.work_per_heap >= 4 * task_work {
+        let threaded = (b as u64) * self.work_per_heap >= 4 * task_work && self.threads() > 1;
+        let helpers = if threaded && self.lonely == 0 {
             self.threads() - 1
         } else {
             0
         };
+        let lonely_block = threaded && self.lonely > 0;
         // With other threads, part 1 is no phase of its own: every thread takes its tasks in
         // order, and the sequential part starts on a sub-block as soon as the tasks covering it
         // are done, helping with the rest while it waits (no barrier, no thread idle at its
@@ -119,6 +121,7 @@ impl TakeAndBreakSparse {
         let mut len = n0;
         let mut t2 = t1;
         let mut seq_ticks = 0u64;
+        let mut main_done = 0u64;
         let (sets_sh, sums_sh) = (Shared::new(sets_all), Shared::new(sums_all));
         let (sets_sh, sums_sh) = (&sets_sh, &sums_sh);
         let (cx, queue, shared) = (&cx, &queue, &shared);
@@ -342,7 +345,22 @@ impl TakeAndBreakSparse {
             while let Some(ps) = queue.claim(claim, false) {
                 confirm(ps);
             }
+            main_done = ticks();
         });
+        // Ticks this thread waited at the end for the others' last confirmations.
+        let join_t = ticks().wrapping_sub(main_done);
+        if lonely_block {
+            self.lonely -= 1;
+        }
+        if helpers > 0 {
+            // The threads lost a quarter of the block waiting for each other: one of them had
+            // no processor. The next blocks go on one thread.
+            let block_t = ticks().wrapping_sub(seq_start);
+            if 4 * (wait_t + join_t) > block_t {
+                self.lonely = LONELY_BLOCKS;
+                stats.lonely += 1;
+            }
+        }
         let ahead_ticks = ahead_t.load(Ordering::Relaxed);
         if helpers > 0 && !self.dense && lag > 0 && self.opts.ahead_auto {
             // Flag ahead while the confirmations leave the other threads idle for a good part
@@ -366,6 +384,7 @@ impl TakeAndBreakSparse {
             stats.wait_ns += (wait_t as f64 * rate) as u64;
             stats.idle_ns += (idle_t.load(Ordering::Relaxed) as f64 * rate) as u64;
             stats.start_ns += (start_t.load(Ordering::Relaxed) as f64 * rate) as u64;
+            stats.join_ns += (join_t as f64 * rate) as u64;
         }
         stats = stats.add(*task_stats.lock().unwrap_or_else(|e| e.into_inner()));
         stats.ahead_pairs += ahead_pairs.load(Ordering::Relaxed);

@@ -71,6 +71,12 @@ pub struct SparseStats {
     /// Times the sequential part woke other threads that slept waiting for work (a system
     /// call each, on the sequential part's time).
     pub wakes: u64,
+    /// Time (nanoseconds) the sequential part's thread waited at the end of each block for the
+    /// other threads' last confirmations.
+    pub join_ns: u64,
+    /// Blocks after which the next ones ran on one thread: their threads had lost a quarter of
+    /// the block waiting for each other (see `LONELY_BLOCKS`).
+    pub lonely: u64,
     /// Blocks run (each ends with the threads joining: the synchronisation of the scheme).
     pub blocks: u64,
     /// Blocks whose first part overlapped their sequential part (with more than one thread:
@@ -101,6 +107,8 @@ impl SparseStats {
         self.idle_ns += o.idle_ns;
         self.start_ns += o.start_ns;
         self.wakes += o.wakes;
+        self.join_ns += o.join_ns;
+        self.lonely += o.lonely;
         self.blocks += o.blocks;
         self.overlapped += o.overlapped;
         self
