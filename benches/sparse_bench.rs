@@ -186,6 +186,11 @@ fn case(code: &str, n: u64, threads: &[usize]) {
             n as f64 / dt,
             dt * 1e9 / n as f64
         );
+        if first.is_some() && std::env::var("SPARSE_STATS").is_ok_and(|v| v == "1") {
+            // Where the threads lose to each other: the sequential part waiting for theirs,
+            // they waiting for work.
+            println!("    {st:?}");
+        }
         if first.is_none() {
             println!("    {info}");
             if k == 1 {

@@ -44,8 +44,9 @@
 //!    reached, so that the one thread of this part does not do them all;
 //! 3. on the other threads, while part 2 goes on, the searches that confirm the provisional
 //!    values, taken from a queue to which part 2 publishes each sub-block's (they read only
-//!    earlier values; one task per thread and block, which waits by spinning, so that no thread
-//!    has to be woken per batch). One that fails (its heap's value is the smallest rare value
+//!    earlier values; one task per thread and block, which waits by spinning for a few tens of
+//!    microseconds, then sleeps, so that no thread has to be woken per batch and none holds a
+//!    processor another needs). One that fails (its heap's value is the smallest rare value
 //!    not found: the heap is rare) ends the block there; the heaps after it are computed again
 //!    in the next block, made smaller.
 //!
@@ -62,6 +63,10 @@
 //! With more than one thread, parts 1 and 2 overlap: every thread takes part-1 tasks in order,
 //! and part 2 starts on a sub-block as soon as the tasks covering it are done, taking unclaimed
 //! tasks while it waits, so that no thread waits at the end of part 1.
+//!
+//! Every wait of a block's threads for each other spins briefly, then yields (`queue::Backoff`).
+//! A block whose threads lost a quarter of its time waiting for each other (one had no
+//! processor: a busy machine) sends the next `LONELY_BLOCKS` blocks to one thread.
 //!
 //! Blocks and tasks are sized from the previous block's work per heap. A search looks at the
 //! smallest parts first, then at blocks spread over the next 2^15 splits in a golden-ratio order
@@ -137,6 +142,11 @@ const FLAGS_PER_TASK: usize = 32 << 10;
 /// Heaps between the one the sequential part writes and the last one it hands over to be
 /// confirmed (whose confirmation reads the values just below it).
 const PUBLISH_LAG: usize = 64;
+/// Blocks run on one thread after one whose threads lost a quarter of its time waiting for each
+/// other (a thread that had no processor: the machine busy with other work), before the
+/// threads are tried again: a busy machine then costs a block in `LONELY_BLOCKS + 1` its
+/// waits, not every block (2 threads were slower than 1 there).
+const LONELY_BLOCKS: u32 = 16;
 /// Sparse-space, block-parallel solver for finite octal codes (at most two heaps left per move).
 pub struct TakeAndBreakSparse {
     rule: TakeAndBreak,
@@ -187,6 +197,8 @@ pub struct TakeAndBreakSparse {
     use_prefix: bool,
     /// Whether the next block flags ahead (see `SparseOptions::ahead_auto`).
     ahead_on: bool,
+    /// Blocks left to run without the other threads (see `LONELY_BLOCKS`).
+    lonely: u32,
     stats: SparseStats,
     rev: Reversed,
     buf: Buffers,
@@ -319,6 +331,7 @@ impl TakeAndBreakSparse {
             per_search: HEAP_COST,
             use_prefix: false,
             ahead_on: false,
+            lonely: 0,
             stats: SparseStats::default(),
             rev: Reversed::default(),
             buf: Buffers::default(),

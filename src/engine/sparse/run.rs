@@ -4,11 +4,11 @@
 use super::block::{Ctx, Sink};
 use super::classes::{flag_stride, words_for, Classes};
 use super::mask::bits_for;
-use super::queue::{Ahead, Queue, Shared};
+use super::queue::{Ahead, Backoff, Queue, Shared};
 use super::stats::ticks;
 use super::{
-    Pending, SparseStats, TakeAndBreakSparse, FLAGS_PER_TASK, HEAP_COST, MIN_BLOCK, PUBLISH_LAG,
-    TASK_WORK,
+    Pending, SparseStats, TakeAndBreakSparse, FLAGS_PER_TASK, HEAP_COST, LONELY_BLOCKS, MIN_BLOCK,
+    PUBLISH_LAG, TASK_WORK,
 };
 use crate::engine::{StepResult, Stop, Val};
 use rayon::prelude::*;
@@ -63,16 +63,20 @@ impl TakeAndBreakSparse {
         };
         let gs = &g[..];
         let clock = Instant::now();
-        // Enough work per task, and value flags that fit the first-level cache.
-        let chunk = ((TASK_WORK / self.first_per_heap) as usize)
+        // Enough work per task, and value flags that fit the first-level cache. (Less work
+        // per task where a block aims at little: tests of the threads' paths on small blocks.)
+        let task_work = TASK_WORK.min(self.opts.block_work / 32);
+        let chunk = ((task_work / self.first_per_heap) as usize)
             .max(self.opts.chunk.max(1))
             .min((FLAGS_PER_TASK / stride).max(16));
         // Small blocks are not worth the other threads' attention.
-        let helpers = if (b as u64) * self.work_per_heap >= 4 * TASK_WORK {
+        let threaded = (b as u64) * self.work_per_heap >= 4 * task_work && self.threads() > 1;
+        let helpers = if threaded && self.lonely == 0 {
             self.threads() - 1
         } else {
             0
         };
+        let lonely_block = threaded && self.lonely > 0;
         // With other threads, part 1 is no phase of its own: every thread takes its tasks in
         // order, and the sequential part starts on a sub-block as soon as the tasks covering it
         // are done, helping with the rest while it waits (no barrier, no thread idle at its
@@ -117,6 +121,7 @@ impl TakeAndBreakSparse {
         let mut len = n0;
         let mut t2 = t1;
         let mut seq_ticks = 0u64;
+        let mut main_done = 0u64;
         let (sets_sh, sums_sh) = (Shared::new(sets_all), Shared::new(sums_all));
         let (sets_sh, sums_sh) = (&sets_sh, &sums_sh);
         let (cx, queue, shared) = (&cx, &queue, &shared);
@@ -124,6 +129,12 @@ impl TakeAndBreakSparse {
         let seq_start = ticks();
         let (conf_t, ahead_t) = (AtomicU64::new(0), AtomicU64::new(0));
         let (conf_t, ahead_t) = (&conf_t, &ahead_t);
+        // Ticks the sequential part waited for other threads, and they for work.
+        let (mut wait_t, idle_t) = (0u64, AtomicU64::new(0));
+        let idle_t = &idle_t;
+        // Ticks from the block's start to each other thread's start (waking it).
+        let start_t = AtomicU64::new(0);
+        let start_t = &start_t;
         let confirm = move |ps: &mut [Pending]| {
             let t = ticks();
             for p in ps {
@@ -180,8 +191,9 @@ impl TakeAndBreakSparse {
             // Part 1 writes the sub-block's rows first (when it overlaps: every part-1 task is
             // claimed before a thread takes a task ahead, so this only waits for running ones).
             for done in &task_done[..tasks.min(k1.div_ceil(chunk))] {
+                let mut backoff = Backoff::new();
                 while !done.load(Ordering::Acquire) {
-                    std::hint::spin_loop();
+                    backoff.snooze();
                 }
             }
             let s1 = k0 - lag;
@@ -200,8 +212,10 @@ impl TakeAndBreakSparse {
         };
         let other_work = move || ahead.is_some_and(|a| a.ready());
         rayon::scope(|sc| {
+            let spawned = ticks();
             for _ in 0..helpers {
                 sc.spawn(move |_| {
+                    start_t.fetch_add(ticks().wrapping_sub(spawned), Ordering::Relaxed);
                     while let Some(t) = claim_part1() {
                         run_part1(t);
                     }
@@ -211,7 +225,10 @@ impl TakeAndBreakSparse {
                             ahead.unwrap().finish(t);
                             continue;
                         }
-                        match queue.claim_or(claim, true, other_work) {
+                        let start = ticks();
+                        let got = queue.claim_or(claim, true, other_work);
+                        idle_t.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
+                        match got {
                             Some(ps) => confirm(ps),
                             None if !queue.is_closed() && other_work() => {}
                             None => break,
@@ -226,6 +243,7 @@ impl TakeAndBreakSparse {
             while k0 < b && !stop {
                 let k1 = (k0 + sb).min(b);
                 // Part 1's rows of this sub-block, helping with the tasks still unclaimed.
+                let mut backoff = Backoff::new();
                 while waited < tasks && waited * chunk < k1 {
                     if task_done[waited].load(Ordering::Acquire) {
                         waited += 1;
@@ -234,15 +252,20 @@ impl TakeAndBreakSparse {
                         run_part1(t);
                         main_part1.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
                     } else {
-                        std::hint::spin_loop();
+                        let start = ticks();
+                        backoff.snooze();
+                        wait_t += ticks().wrapping_sub(start);
                     }
                 }
                 if !self.dense && k0 > 0 {
                     let t = k0 / sb;
                     let from = match ahead {
                         Some(a) if t >= first_ahead => {
+                            let start = ticks();
                             if a.take_or_wait(t) {
                                 run_ahead(t);
+                            } else {
+                                wait_t += ticks().wrapping_sub(start);
                             }
                             k0 - lag
                         }
@@ -322,7 +345,22 @@ impl TakeAndBreakSparse {
             while let Some(ps) = queue.claim(claim, false) {
                 confirm(ps);
             }
+            main_done = ticks();
         });
+        // Ticks this thread waited at the end for the others' last confirmations.
+        let join_t = ticks().wrapping_sub(main_done);
+        if lonely_block {
+            self.lonely -= 1;
+        }
+        if helpers > 0 {
+            // The threads lost a quarter of the block waiting for each other: one of them had
+            // no processor. The next blocks go on one thread.
+            let block_t = ticks().wrapping_sub(seq_start);
+            if 4 * (wait_t + join_t) > block_t {
+                self.lonely = LONELY_BLOCKS;
+                stats.lonely += 1;
+            }
+        }
         let ahead_ticks = ahead_t.load(Ordering::Relaxed);
         if helpers > 0 && !self.dense && lag > 0 && self.opts.ahead_auto {
             // Flag ahead while the confirmations leave the other threads idle for a good part
@@ -343,11 +381,16 @@ impl TakeAndBreakSparse {
             // Ticks to nanoseconds at the rate of the sequential part, timed both ways.
             let rate = (t2 - t1).as_nanos() as f64 / seq_ticks as f64;
             stats.ahead_ns += (ahead_ticks as f64 * rate) as u64;
+            stats.wait_ns += (wait_t as f64 * rate) as u64;
+            stats.idle_ns += (idle_t.load(Ordering::Relaxed) as f64 * rate) as u64;
+            stats.start_ns += (start_t.load(Ordering::Relaxed) as f64 * rate) as u64;
+            stats.join_ns += (join_t as f64 * rate) as u64;
         }
         stats = stats.add(*task_stats.lock().unwrap_or_else(|e| e.into_inner()));
         stats.ahead_pairs += ahead_pairs.load(Ordering::Relaxed);
         stats.rare_pairs += stats.ahead_pairs;
         let npending = queue.published();
+        stats.wakes += queue.wakes();
         g.truncate(len);
         let t3 = clock.elapsed();
         stats.parallel_ns += (t1 + t3 - t2).as_nanos() as u64;

@@ -58,6 +58,25 @@ pub struct SparseStats {
     /// (`ahead_auto: false`), the part of `sequential_ns` that more threads take off the
     /// sequential part (the scaling model's use).
     pub ahead_ns: u64,
+    /// Time (nanoseconds) the sequential part waited for other threads: for the part-1 tasks
+    /// covering its next sub-block, or for a task flagging ahead that another thread took (part
+    /// of `sequential_ns`; 0 with one thread). What more threads lose to each other.
+    pub wait_ns: u64,
+    /// Time (nanoseconds, summed over the other threads) those threads waited for work while
+    /// the sequential part ran: nothing to confirm or flag ahead yet.
+    pub idle_ns: u64,
+    /// Time (nanoseconds, summed over the other threads) from a block's start to each other
+    /// thread's start on it: waking a thread that slept since the block before.
+    pub start_ns: u64,
+    /// Times the sequential part woke other threads that slept waiting for work (a system
+    /// call each, on the sequential part's time).
+    pub wakes: u64,
+    /// Time (nanoseconds) the sequential part's thread waited at the end of each block for the
+    /// other threads' last confirmations.
+    pub join_ns: u64,
+    /// Blocks after which the next ones ran on one thread: their threads had lost a quarter of
+    /// the block waiting for each other (see `LONELY_BLOCKS`).
+    pub lonely: u64,
     /// Blocks run (each ends with the threads joining: the synchronisation of the scheme).
     pub blocks: u64,
     /// Blocks whose first part overlapped their sequential part (with more than one thread:
@@ -84,6 +103,12 @@ impl SparseStats {
         self.sequential_ns += o.sequential_ns;
         self.first_ns += o.first_ns;
         self.ahead_ns += o.ahead_ns;
+        self.wait_ns += o.wait_ns;
+        self.idle_ns += o.idle_ns;
+        self.start_ns += o.start_ns;
+        self.wakes += o.wakes;
+        self.join_ns += o.join_ns;
+        self.lonely += o.lonely;
         self.blocks += o.blocks;
         self.overlapped += o.overlapped;
         self

@@ -164,6 +164,57 @@ fn identical_for_any_thread_count() {
     }
 }
 
+/// Options whose small blocks (64 heaps, sub-blocks of 8) still go to the other threads (part
+/// 1 overlapping the sequential part, confirmations, and the splits flagged ahead `lag` heaps
+/// behind the heap): the threads' paths, on runs short enough to check against the exact
+/// engine, where most splits of a heap reach into its own block.
+fn threaded(lag: usize) -> SparseOptions {
+    SparseOptions {
+        block_work: 1 << 15,
+        ahead: lag,
+        ..eager()
+    }
+}
+
+/// Random codes through the threads' paths at 1 to 4 threads, with splits flagged ahead from
+/// one heap back (nearly every split of a rare part below the block) to two sub-blocks, or
+/// not at all: the exact engine's values. Small heaps and rare parts below the sub-block
+/// (the splits done heap by heap) are in every block.
+#[test]
+fn random_codes_match_exact_on_every_thread_path() {
+    let mut rng = crate::engine::testing::Rng(0x9e37_79b9_7f4a_7c15);
+    let mut codes: Vec<String> = ["0.354", "4!.0", "0.6", "0.137", "0.16", "0.4!7"]
+        .map(String::from)
+        .to_vec();
+    for _ in 0..10 {
+        let d0 = ["0", "4", "4!"][rng.below(3) as usize];
+        let digits: String = (0..1 + rng.below(4))
+            .map(|_| {
+                let d = rng.below(8);
+                let bang = if d >= 4 && rng.below(3) == 0 { "!" } else { "" };
+                format!("{d}{bang}")
+            })
+            .collect();
+        codes.push(format!("{d0}.{digits}"));
+    }
+    let mut engaged = 0;
+    for code in &codes {
+        let want = exact(code, 2500);
+        for (k, lag) in [(1, 1), (2, 1), (2, 16), (3, 8), (4, 0), (4, 16)] {
+            let got = pool(k).install(|| sparse_with(code, 2500, threaded(lag)));
+            assert_eq!(
+                got.values().to_vec(),
+                want,
+                "{code}, {k} threads, lag {lag}"
+            );
+            let st = got.step().stats();
+            engaged += u64::from(k > 1 && st.overlapped > 0 && (lag == 0 || st.ahead_pairs > 0));
+        }
+    }
+    // The sparse codes among them took the threads' paths.
+    assert!(engaged >= 12, "{engaged}");
+}
+
 /// A window that covers every rare heap (0.1777's 16, the last at 123) leaves the block to one
 /// loop: no rare pair enumerated, hardly any search. A smaller one, the rare heaps beyond it
 /// enumerated as before; 0.16 and 0.127 find rare heaps beyond the window as they go (each ends
