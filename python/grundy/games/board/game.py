@@ -330,13 +330,9 @@ class BoardGame:
 
     # -- values -----------------------------------------------------------------------------------
     def value(
-        self,
-        position: Any = None,
-        *,
-        threads: int | None = None,
-        checkpoint: Any = None,
+        self, position: Any = None, *, threads: int | None = None, checkpoint: Any = None,
         checkpoint_every: float = CHECKPOINT_EVERY,
-    ) -> int:
+    ) -> int:  # fmt: skip
         """The Grundy value of ``position`` (the start by default).
 
         A long search shows a bar (see ``progress=``): nodes searched and their rate, the table's
@@ -400,13 +396,9 @@ class BoardGame:
         return v
 
     def outcome(
-        self,
-        position: Any = None,
-        *,
-        threads: int | None = None,
-        checkpoint: Any = None,
+        self, position: Any = None, *, threads: int | None = None, checkpoint: Any = None,
         checkpoint_every: float = CHECKPOINT_EVERY,
-    ) -> str:
+    ) -> str:  # fmt: skip
         """``"P"`` when the player to move from ``position`` loses, ``"N"`` when they win.
 
         A P-position often takes far less search than its value.
@@ -460,14 +452,9 @@ class BoardGame:
         return [BoardState._of(self, o) for o in self._core.options(self.state(position).free)]
 
     def winning_options(
-        self,
-        position: Any = None,
-        target: int = 0,
-        *,
-        threads: int | None = None,
-        checkpoint: Any = None,
+        self, position: Any = None, target: int = 0, *, threads: int | None = None, checkpoint: Any = None,
         checkpoint_every: float = CHECKPOINT_EVERY,
-    ) -> list[BoardState]:
+    ) -> list[BoardState]:  # fmt: skip
         """The options of ``position`` worth ``target``: with 0, the moves that win.
 
         Parameters
@@ -479,8 +466,8 @@ class BoardGame:
         threads : int, optional
             The most threads used (default: every core); see :meth:`value`.
         checkpoint : str or path-like, optional
-            A file to stop and resume the search by, as in :meth:`value` (one written by
-            :meth:`value` or :meth:`outcome` for the same position serves too).
+            A file to stop and resume the search by, as in :meth:`value` (one of :meth:`value` or
+            :meth:`outcome` for the same position serves too).
         checkpoint_every : float, default 600
             Seconds between two checkpoints.
 
