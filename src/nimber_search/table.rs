@@ -280,7 +280,7 @@ impl<const KW: usize> Slot<KW> {
 /// The whole budget is allocated at once (zeroed pages that cost nothing until touched), but
 /// only its first `used` buckets are in use, four times more each time they are half full:
 /// a small search touches few pages (a page's first touch costs more than a probe). The entries
-/// are then moved a few buckets at a time ([`MOVE_CHUNK`]), by whichever thread stores next and
+/// are then moved a few buckets at a time (256, `MOVE_CHUNK`), by whichever thread stores next and
 /// finds no other moving, while the others go on (an entry on its way reads as missing): one
 /// move of a table of gigabytes takes seconds, and a search must poll Ctrl-C meanwhile.
 pub struct Table<const KW: usize = 2> {
