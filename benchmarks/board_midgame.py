@@ -5,7 +5,7 @@ empty board and on positions with two cells blocked: the issue's two, (0,0)+(4,7
 and ``--random N`` more, each a pair of distinct cells drawn with ``--seed`` (default 10). Prints
 per position the value, the nodes, the search's seconds (median of ``--runs`` runs, alternating with
 the start's) and both as a ratio to the start's. Node counts do not depend on the load, times do:
-the load average (``/proc/loadavg``) is printed before and after.
+the load average is printed before and after.
 
 Usage (from the repository root; the bench is built first, by ``rust_bench.py``)::
 
@@ -23,18 +23,12 @@ import statistics
 import subprocess
 import sys
 
+from rust_bench import load_average
+
 #: The board_bench executable: $BOARD_BENCH, else built by rust_bench.py in main().
 BENCH = os.environ.get("BOARD_BENCH", "")
 ROWS, COLS = 5, 8
 ISSUE = [((0, 0), (4, 7)), ((1, 1), (3, 6))]
-
-
-def load() -> str:
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "?"
 
 
 def run(blocked: tuple[tuple[int, int], ...], budget: int) -> tuple[int, float, int]:
@@ -68,7 +62,7 @@ def main() -> None:
         pair = tuple(sorted(rng.sample(cells, 2)))
         if pair not in positions:
             positions.append(pair)
-    print(f"load average before: {load()}")
+    print(f"load average before: {load_average()}")
     print(f"Cram {ROWS} x {COLS}, one thread, {args.budget} MiB, median of {args.runs} run(s)")
     print("| blocked | value | nodes | seconds | nodes / start | seconds / start |")
     print("|---|---|---|---|---|---|")
@@ -92,7 +86,7 @@ def main() -> None:
         sys.stdout.flush()
     t0 = statistics.median(t for _, t, _ in starts)
     print(f"the start: {len(starts)} runs, median {t0:.2f} s")
-    print(f"load average after: {load()}")
+    print(f"load average after: {load_average()}")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ Runs ``benches/board_parallel_bench.rs`` on each board, the thread counts one af
 alike), and prints per board and thread count the median wall time, the median CPU time of the
 process, the speed-up over the first thread count, and the nodes searched (median, and the
 spread) with their ratio to the first count's. Node counts do not depend on the load; times do:
-the load average (``/proc/loadavg``) is printed before and after.
+the load average is printed before and after.
 
 Usage (from the repository root; the bench is built first, by ``rust_bench.py``)::
 
@@ -24,17 +24,11 @@ import statistics
 import subprocess
 import sys
 
+from rust_bench import load_average
+
 #: The board_parallel_bench executable: $BOARD_PARALLEL_BENCH, else built by rust_bench.py in main().
 BENCH = os.environ.get("BOARD_PARALLEL_BENCH", "")
 BUDGETS = {"5x9": 512}
-
-
-def load() -> str:
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "?"
 
 
 def run(rows: int, cols: int, threads: int, budget: int) -> tuple[int, float, float, int]:
@@ -62,7 +56,7 @@ def main() -> None:
         from rust_bench import executable
 
         BENCH = executable("board_parallel_bench")
-    print(f"load average before: {load()}")
+    print(f"load average before: {load_average()}")
     print("| Cram | threads | time (median) | CPU (median) | speed-up | nodes (median) | nodes spread | nodes ratio |")
     print("|---|---|---|---|---|---|---|---|")
     for board in args.boards:
@@ -88,7 +82,7 @@ def main() -> None:
                 f"{min(nodes):,} to {max(nodes):,} | {n / n0:.3f} |"
             )
         sys.stdout.flush()
-    print(f"load average after: {load()}")
+    print(f"load average after: {load_average()}")
 
 
 if __name__ == "__main__":

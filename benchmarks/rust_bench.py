@@ -32,6 +32,11 @@ def executable(name: str) -> str:
     raise SystemExit(f"cargo built no executable for the bench target {name!r}")
 
 
+def load_average() -> str:
+    """The load averages over 1, 5 and 15 minutes, which a timing script prints beside its times."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
