@@ -13,10 +13,10 @@
 //! `--threads 1` takes the plain search; `--mark` and `--cells` set the [`Split`] (default: the
 //! search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook;
 //! `--profile` prints where the nodes went (every thread's: by size, by depth, the races).
-//! A pool of more threads than cores searches with as many threads as cores.
+//! `--threads` past the cores gives as many threads as cores (`control::build_pool`).
 
 use grundy::board::Cram;
-use grundy::control::NoControl;
+use grundy::control::{build_pool, NoControl};
 use grundy::nimber_search::{Search, Split};
 use std::time::Instant;
 
@@ -46,10 +46,9 @@ fn main() {
     }
     let cram = Cram::new(rows, cols).expect("board");
     let mirror = |c: u128| cram.mirror_zero(c);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("pool");
+    // At most one thread per core, as every pool of grundy's (past the cores, threads only
+    // take turns and search more nodes).
+    let pool = build_pool(Some(threads)).expect("pool").expect("a pool");
     let t = Instant::now();
     let mut search = Search::new(&cram, budget).expect("budget");
     if args.iter().any(|a| a == "--mirror") {
@@ -82,8 +81,13 @@ fn main() {
         }
     }
     println!(
-        "cram {rows}x{cols} threads {threads} split {}/{}: value {v}  time {dt:.3} s  nodes {}  \
+        "cram {rows}x{cols} threads {} split {}/{}: value {v}  time {dt:.3} s  nodes {}  \
          table {} / {} entries ({:.1} MiB)\n  threads:{busy}",
+        if threads == 1 {
+            1
+        } else {
+            pool.current_num_threads()
+        },
         split.mark_cells,
         split.min_cells,
         s.nodes,

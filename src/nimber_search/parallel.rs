@@ -18,8 +18,7 @@
 //!   may have whatever the others say (see [`Search::search_options`]). The value found never
 //!   depends on the threads or their timing; the nodes searched may.
 //! - The small table is put to use whole before the threads start (its growth counts each
-//!   thread's entries apart, and shared out none reached the count that grows it), and there are
-//!   no more threads than cores: past them threads only take turns and search more nodes.
+//!   thread's entries apart, and shared out none reached the count that grows it).
 //! - The thread that asked waits without the pool, polling the caller's [`Control`] every
 //!   20 ms with the nodes searched so far; when it fails, every thread stops (each looks at the
 //!   stop flag every few dozen nodes) and the search returns its error.
@@ -167,8 +166,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     /// As [`Search::value`], on the threads of `pool` (rayon's global pool when `None`).
     ///
     /// A position whose largest component is smaller than `split.min_cells`, or a pool of one
-    /// thread, takes the plain search; a pool of more threads than cores searches with as many
-    /// threads as cores. The value never depends on the threads; the nodes
+    /// thread, takes the plain search. The value never depends on the threads; the nodes
     /// searched may (they count every thread's).
     ///
     /// # Errors
@@ -205,16 +203,13 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
 
     /// The threads of `pool` when they search `pos` together: more than one, and the largest
     /// component of `pos` of at least `split.min_cells` cells; else `None` (the plain search).
-    /// No more threads than the cores this process may run on ([`cores`]).
     fn team_threads(
         &mut self,
         pos: u128,
         pool: Option<&rayon::ThreadPool>,
         split: Split,
     ) -> Option<usize> {
-        let threads = pool
-            .map_or_else(rayon::current_num_threads, |p| p.current_num_threads())
-            .min(cores());
+        let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
         if threads < 2 {
             return None;
         }
@@ -336,19 +331,6 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     }
 }
 
-/// The most threads a parallel search runs: the cores this process may run on. Past them the
-/// threads only take turns on the cores, and each more thread searches more nodes that one
-/// thread would not have (Cram 5x8 on a 2-core machine: 4 threads searched 15 to 25% more
-/// nodes than one, 2 threads 6%), so a pool of more threads searches as one of this many.
-fn cores() -> usize {
-    #[cfg(test)]
-    if tests::UNCAPPED.with(std::cell::Cell::get) {
-        return usize::MAX;
-    }
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
-
 /// A thread of [`Search::on_pool`] done: it stops the others (an answer, an error or a panic
 /// ends the search) and wakes the thread that waits.
 struct Out<'t>(&'t Team, &'t Condvar);
@@ -387,18 +369,6 @@ mod tests {
 
     /// Every thread count this file tests.
     const THREADS: [usize; 4] = [1, 2, 3, 4];
-
-    thread_local! {
-        /// Set by a test for its own thread: the searches it starts take every thread of
-        /// their pool, past the cores (see [`cores`]), so that 3 and 4 threads meet even on
-        /// a machine of 2 cores.
-        pub(super) static UNCAPPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
-
-    /// Lets the searches of this test's thread take every thread of their pool.
-    fn uncapped() {
-        UNCAPPED.with(|u| u.set(true));
-    }
 
     fn options<B: Board>(game: &B, pos: u128) -> Vec<u128> {
         let mut out = Vec::new();
@@ -445,7 +415,6 @@ mod tests {
     /// threads' profiles show that they raced and stopped attempts.
     #[test]
     fn parallel_race_keeps_every_value() {
-        uncapped();
         let cram = Cram::new(4, 4).unwrap();
         raced_matches_brute_force(&cram, cram.empty());
         let nk = NodeKayles::new(SimpleGraph::grid(3, 5).unwrap());
@@ -495,25 +464,8 @@ mod tests {
         }
     }
 
-    /// A pool of more threads than the cores searches with as many threads as cores.
-    #[test]
-    fn parallel_threads_at_most_the_cores() {
-        let cram = Cram::new(5, 5).unwrap();
-        let mut search = Search::new(&cram, 1 << 20).unwrap();
-        let k = cores();
-        let many = pool(k + 2);
-        let split = Split::default();
-        let want = (k >= 2).then_some(k);
-        assert_eq!(search.team_threads(cram.empty(), Some(&many), split), want);
-        assert_eq!(
-            search.team_threads(cram.empty(), Some(&pool(1)), split),
-            None
-        );
-    }
-
     #[test]
     fn parallel_values_match_brute_force_on_any_threads() {
-        uncapped();
         let cram = Cram::new(4, 5).unwrap();
         matches_brute_force(&cram, cram.empty(), 120, 7);
         let nk = NodeKayles::new(SimpleGraph::grid(5, 5).unwrap());
@@ -566,7 +518,6 @@ mod tests {
 
     #[test]
     fn parallel_values_match_one_thread_mid_game() {
-        uncapped();
         let cram = Cram::new(5, 6).unwrap();
         matches_one_thread(&cram, cram.empty(), 2, 11);
         let nk = NodeKayles::new(SimpleGraph::grid(5, 6).unwrap());
@@ -584,7 +535,6 @@ mod tests {
     /// ends), and the nodes they searched are counted. The search answers right after.
     #[test]
     fn parallel_interrupt_stops_every_thread_within_a_second() {
-        uncapped();
         // Minutes of search: Cram 6 x 7 (value 5), and for "is it 0?" (which one winning move
         // answers) two 6 x 7 regions side by side, which take the value of one.
         let cram = Cram::new(6, 7).unwrap();
