@@ -86,9 +86,7 @@ impl Profile {
             }
         }
     }
-}
 
-impl Profile {
     /// One of the root's options, `option` in the board's order, asked for `asked`: its value
     /// `value` (`None`: not one of those), after `nodes` nodes.
     pub(super) fn root_option(
