@@ -167,11 +167,8 @@ class Checkpoint:
         if not os.path.exists(self.path):
             return None
         with _files._open(self.path) as f:
-            try:
-                header = _core.checkpoint_header(f)
-            except ValueError as e:
-                raise _files._bad(self.path, f"{e}") from None
-            meta = self._check(header[1])
+            header, meta = _read(self.path, f)
+            self._check(meta)
             done = _answer(meta.get("result"), self.method, self.target)
             if done is not None:
                 return done
@@ -184,19 +181,8 @@ class Checkpoint:
         self.sittings = int(meta.get("sittings", 1)) + 1
         return None
 
-    def _check(self, raw: bytes) -> dict[str, Any]:
-        """The record, checked: this format, this game, this position."""
-        try:
-            meta = json.loads(raw.decode())
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise _files._bad(self.path, f"its record is not JSON ({e})") from None
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
-            raise _files._bad(self.path, f"its record does not describe a {FORMAT_NAME} checkpoint")
-        version = meta.get("format_version")
-        if version != FORMAT_VERSION:
-            raise _files._bad(
-                self.path, f"its record has format version {version!r}; this grundy reads {FORMAT_VERSION}"
-            )
+    def _check(self, meta: dict[str, Any]) -> None:
+        """The record (of this format, :func:`_read`) is of this game and this position."""
         if meta.get("rule") != self.game._rule():
             raise InvalidFileError(
                 f"the checkpoint {self.path} holds a search of {meta.get('game')}, not of {self.game!r}: "
@@ -207,7 +193,28 @@ class Checkpoint:
                 f"the checkpoint {self.path} holds a search of another position of {self.game!r} "
                 f"({meta.get('position')}, not {hex(self.position)}): give another path, or delete the file"
             )
-        return meta
+
+
+def _read(path: str, f: Any) -> tuple[Any, dict[str, Any]]:
+    """The header of the checkpoint open in ``f`` (the file checked whole) and its checked record.
+
+    The record must be of this format and version: :class:`~grundy.InvalidFileError` naming
+    ``path`` if not.
+    """
+    try:
+        header = _core.checkpoint_header(f)
+    except ValueError as e:
+        raise _files._bad(path, f"{e}") from None
+    try:
+        meta = json.loads(header[1].decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise _files._bad(path, f"its record is not JSON ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
+        raise _files._bad(path, f"its record does not describe a {FORMAT_NAME} checkpoint")
+    version = meta.get("format_version")
+    if version != FORMAT_VERSION:
+        raise _files._bad(path, f"its record has format version {version!r}; this grundy reads {FORMAT_VERSION}")
+    return header, meta
 
 
 def record(path: Any) -> dict[str, Any] | None:
@@ -228,16 +235,7 @@ def record(path: Any) -> dict[str, Any] | None:
     if not os.path.exists(path):
         return None
     with _files._open(path) as f:
-        try:
-            header = _core.checkpoint_header(f)
-        except ValueError as e:
-            raise _files._bad(path, f"{e}") from None
-    try:
-        meta = json.loads(header[1].decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise _files._bad(path, f"its record is not JSON ({e})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
-        raise _files._bad(path, f"its record does not describe a {FORMAT_NAME} checkpoint")
+        meta = _read(path, f)[1]
     meta.setdefault("sittings", 1)
     return meta
 
