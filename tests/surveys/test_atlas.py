@@ -210,3 +210,6 @@ def test_a_board_with_a_checkpoint_resumes_sitting_after_sitting_until_solved(tm
 def test_atlas_checkpoints_must_be_a_path(tmp_path):
     with pytest.raises(gr.ArgumentTypeError, match="checkpoints"):
         atlas([Board("cram", 2, 2)], store=tmp_path / "a.sqlite", checkpoints=3)
+    (tmp_path / "f").write_text("")
+    with pytest.raises(gr.ArgumentError, match="must be a folder"):
+        atlas([Board("cram", 2, 2)], store=tmp_path / "a.sqlite", checkpoints=tmp_path / "f")

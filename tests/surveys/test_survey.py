@@ -378,3 +378,10 @@ def test_a_pattern_that_matches_no_code_is_refused():
     assert (e.value.code, e.value.position) == ("0.x?", 2)
     df = gr.survey(["x"], max_n=2**10, progress=False)
     assert df.status.tolist() == ["error"] and df.error[0].startswith("CodeError")
+
+
+def test_checkpoints_that_name_a_file_are_refused(tmp_path):
+    (tmp_path / "f").write_text("")
+    with pytest.raises(gr.ArgumentError, match="must be a folder"):
+        gr.survey(["0.77"], max_n=64, checkpoints=tmp_path / "f", progress=False)
+    assert (tmp_path / "f").read_text() == ""

@@ -35,7 +35,7 @@ from .._ui.progress import Bar, _check_progress, _check_threads
 from ..exceptions import ArgumentError, ArgumentTypeError
 from ..games.board.game import BoardGame
 from ..games.board.graph import MAX_CELLS
-from .runner import _check_timeout, _final
+from .runner import _check_timeout, _checkpoint_folder, _final
 from .store import Store
 from .worker import survey_one
 
@@ -296,7 +296,7 @@ def atlas(
     ------
     ArgumentTypeError, ArgumentError
         For a budget that is not a positive number of seconds, a bad ``threads``, or ``checkpoints``
-        that is not a path.
+        that is not a path or names a file.
 
     Examples
     --------
@@ -315,9 +315,7 @@ def atlas(
     where, at = machine(), commit()
     if not (checkpoints is None or isinstance(checkpoints, (str, os.PathLike))):
         raise ArgumentTypeError(f"checkpoints must be a folder's path, not {type(checkpoints).__name__}")
-    folder = None if checkpoints is None else os.fspath(checkpoints)
-    if folder is not None:
-        os.makedirs(folder, exist_ok=True)
+    folder = None if checkpoints is None else _checkpoint_folder(checkpoints)
     st = Store(store)
     computed, interrupted = 0, False
     out_of_budget: dict[tuple[str, int], int] = {}

@@ -159,6 +159,18 @@ def _final(stored: dict[str, Any], max_n: int, timeout: float | None) -> bool:
     return timeout is not None and stored["timeout"] is not None and bool(stored["timeout"] >= timeout)
 
 
+def _checkpoint_folder(path: str | os.PathLike[str]) -> str:
+    """The folder of a survey's (or the atlas's) checkpoints, created if missing.
+
+    ArgumentError when ``path`` is something else than a folder (a file).
+    """
+    folder = os.fspath(path)
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise ArgumentError(f"checkpoints must be a folder, and {folder!r} is a file")
+    os.makedirs(folder, exist_ok=True)
+    return folder
+
+
 def _checkpoint_name(code: str) -> str:
     """A file name for a game's checkpoint.
 
@@ -390,8 +402,7 @@ def survey(
     if checkpoints is not None and checkpoints is not False:
         if checkpoints is True:
             raise ArgumentError("checkpoints=True needs a folder: give a path, or a store (the folder goes beside it)")
-        ck = os.fspath(checkpoints)
-        os.makedirs(ck, exist_ok=True)
+        ck = _checkpoint_folder(checkpoints)
     todo = [(label, s, rule) for label, (s, rule) in work.items() if label not in results]
 
     own = executor is None
