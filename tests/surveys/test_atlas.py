@@ -31,7 +31,7 @@ def test_rows_are_written_with_their_values_and_provenance(tmp_path):
     assert (df.status == "solved").all() and (df.budget == 30).all() and (df.threads == 1).all()
     assert df.published.tolist()[:4] == [1, 0, 3, 3] and df.agrees.tolist()[:4] == [True] * 4
     assert df.published.isna().tolist()[4:] == [True, True] and df.agrees.isna().tolist()[4:] == [True, True]
-    assert (df.nodes >= 0).all() and (df.seconds >= 0).all()
+    assert (df.nodes >= 0).all() and (df.seconds >= 0).all() and (df.cpu_seconds >= 0).all()
     assert df.machine.str.contains("cores").all() and df.commit.str.len().gt(0).all()
     assert df.command.tolist()[0] == "python -m grundy atlas nk:3x3 --budget 30 --threads 1"
     assert df.checked.all()  # boards of at most 20 cells
@@ -91,6 +91,7 @@ def test_the_results_page_holds_every_row_and_reads_back(tmp_path):
             "threads", "machine", "commit", "date", "command"]  # fmt: skip
     pd.testing.assert_frame_equal(back[same], stored[same])
     assert ((back.seconds - stored.seconds).abs() <= 0.005 * stored.seconds).all()  # 3 digits
+    assert ((back.cpu_seconds - stored.cpu_seconds).abs() <= 0.005 * stored.cpu_seconds).all()
 
 
 def test_a_disagreement_with_a_published_value_is_loud(tmp_path, monkeypatch, capsys):
@@ -194,13 +195,15 @@ def test_a_board_with_a_checkpoint_resumes_sitting_after_sitting_until_solved(tm
     for _ in range(200):
         df = atlas(board, budget=0.25, store=path, progress=False, checkpoints=folder)
         assert df.attrs["computed"] == 1  # the same budget again: resumed, not skipped
-        seen.append((df.status[0], int(df.nodes[0]), float(df.seconds[0]), int(df.sittings[0])))
+        seen.append((df.status[0], int(df.nodes[0]), float(df.seconds[0]), int(df.sittings[0]), df.cpu_seconds[0]))
         if df.status[0] == "solved":
             break
         assert ck.exists()  # written when the budget ran out
     assert len(seen) >= 2 and seen[-1][0] == "solved"
     assert [s[3] for s in seen] == list(range(1, len(seen) + 1))  # each row counts the sittings so far
     assert all(a[1] <= b[1] and a[2] < b[2] for a, b in itertools.pairwise(seen))  # nodes and seconds add up
+    assert all(a[4] < b[4] for a, b in itertools.pairwise(seen))  # and so does the CPU time
+    assert 0 < seen[-1][4] <= 4 * seen[-1][2]  # one thread: no more CPU than its wall time (and the file reads)
     assert df.value[0] == fresh(board[0])
     assert not ck.exists()  # removed once solved
     # Solved: not searched again, checkpoints or not.

@@ -345,6 +345,7 @@ def atlas(
                 "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                 "command": _command(b, budget, k),
                 "sittings": row.get("sittings", 1),
+                "cpu_seconds": row.get("cpu_seconds"),
                 "progress": row.get("progress"),
             }
             st.put(row, game._rule(), None, max_n=0, timeout=budget, extra=extra)
@@ -387,7 +388,7 @@ def _command(b: Board, budget: float | None, threads: int | None) -> str:
 #: The columns of an atlas table, in order.
 COLUMNS = [
     "game", "board", "rows", "cols", "cells", "status", "progress", "value", "published", "agrees", "checked",
-    "nodes", "seconds", "sittings", "budget", "threads", "machine", "commit", "date", "command",
+    "nodes", "seconds", "cpu_seconds", "sittings", "budget", "threads", "machine", "commit", "date", "command",
 ]  # fmt: skip
 
 
@@ -415,6 +416,7 @@ def _row(r: dict[str, Any]) -> dict[str, Any] | None:
         "checked": second_method(game, rows, cols),
         "nodes": extra.get("nodes"),
         "seconds": r.get("seconds"),
+        "cpu_seconds": extra.get("cpu_seconds"),
         "sittings": extra.get("sittings", 1),
         "budget": r.get("timeout"),
         "threads": extra.get("threads"),
@@ -436,7 +438,7 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=COLUMNS)
     for c in ("rows", "cols", "cells", "value", "published", "nodes", "sittings", "threads"):
         df[c] = df[c].astype("Int64")
-    for c in ("seconds", "budget"):
+    for c in ("seconds", "cpu_seconds", "budget"):
         df[c] = df[c].astype(float)
     for c in ("agrees", "checked"):
         df[c] = df[c].astype("boolean")

@@ -36,9 +36,10 @@ def load_atlas(path: str | os.PathLike[str]) -> pd.DataFrame:
         cells, status (``"solved"``, ``"timeout"`` or ``"error"``), progress (of a search out of
         time: its last note, the table's fill and the root's options settled), value, published (the
         published value, if any), agrees (with it), checked (the tests find the value by a second
-        method too), nodes (searched), seconds, sittings (the runs of a board resumed from its
-        checkpoint; 1 in a page read back), budget (the seconds allowed a sitting), threads, machine,
-        commit, date (UTC), command (that reproduces the row).
+        method too), nodes (searched), seconds, cpu_seconds (the process's CPU time while it
+        searched; none for rows from before the field or a sitting without it), sittings (the runs
+        of a board resumed from its checkpoint; 1 in a page read back), budget (the seconds allowed a
+        sitting), threads, machine, commit, date (UTC), command (that reproduces the row).
 
     Raises
     ------
@@ -64,8 +65,8 @@ def load_atlas(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 
 # -- the results page -----------------------------------------------------------------------------
-_SHOWN = ["board", "value", "published", "checked", "status", "nodes", "seconds", "threads", "machine", "commit",
-          "date", "command"]  # fmt: skip
+_SHOWN = ["board", "value", "published", "checked", "status", "nodes", "seconds", "cpu_seconds", "threads",
+          "machine", "commit", "date", "command"]  # fmt: skip
 
 
 def _cell(c: str, v: Any) -> str:
@@ -75,7 +76,7 @@ def _cell(c: str, v: Any) -> str:
         return ""
     if c in ("agrees", "checked"):
         return "yes" if v else "no"
-    if c == "seconds":
+    if c in ("seconds", "cpu_seconds"):
         return f"{v:.3g}"
     if c == "command":
         return f"`{v}`"
@@ -112,7 +113,7 @@ def results_markdown(store: str | os.PathLike[str], path: str | os.PathLike[str]
         if len(bad):
             lines += [f"**Disagrees with the published value: {', '.join(bad.board)}.**", ""]
         lines.append("| " + " | ".join(_SHOWN) + " |")
-        lines.append("|" + "|".join("---:" if c in ("value", "published", "nodes", "seconds") else "---"
+        lines.append("|" + "|".join("---:" if c in ("value", "published", "nodes", "seconds", "cpu_seconds") else "---"
                                     for c in _SHOWN) + "|")  # fmt: skip
         for _, r in part.iterrows():
             cells = [_cell(c, r[c]) for c in _SHOWN]
@@ -156,6 +157,7 @@ def _read_markdown(path: Path) -> pd.DataFrame:
             **{c: d[c] or None for c in ("machine", "commit", "date")},
             "command": d["command"].strip("`") or None,
             "progress": d["status"].partition(":")[2].strip() or None,
+            "cpu_seconds": float(d["cpu_seconds"]) if d.get("cpu_seconds") else None,
         }
         rows += _rows([{
             "status": d["status"].split(":")[0].strip(),
@@ -190,8 +192,11 @@ game and number of rows, and one of its square boards; the columns:
   *no*: the value rests on the search alone (and, where there is one, the published value);
 - **status**: `solved`, or `timeout` (out of budget, with how far the search got: its table's fill,
   and the root's options settled in the question it asked last, with their values), or `error`;
-- **nodes**: nodes the search visited; **seconds**: its wall time (both over every sitting of a board
-  that ran with `--checkpoints` and resumed from its checkpoint); **threads**: the threads it had;
+- **nodes**: nodes the search visited; **seconds**: its wall time; **cpu_seconds**: the CPU time
+  of the process while it searched, all its threads (a one-thread search that shared the machine
+  or was paused took less than its wall time; blank in rows from before this column). All three over
+  every sitting of a board that ran with `--checkpoints` and resumed from its checkpoint;
+  **threads**: the threads it had;
 - **machine**: cores and CPU model; **commit**: the grundy commit (`-dirty`: with changes to the
   code not committed); **date**: when the row was computed (UTC);
 - **command**: the command that computes this row again (into `atlas.sqlite` in the folder it runs

@@ -143,7 +143,8 @@ def survey_one(
     has ``progress``, its search's last note (the table's fill, the root's options settled).
     ``threads``: the threads of a board game's search (a survey runs its games side by side, one
     thread each; the atlas one board at a time). A board game's row also has ``nodes``, the nodes its
-    search visited (timed out or not).
+    search visited (timed out or not), and ``cpu_seconds``, the process's CPU time (all its threads)
+    while it searched: what the search cost when the wall time counts pauses or other work.
 
     Examples
     --------
@@ -151,7 +152,7 @@ def survey_one(
     >>> row["status"], row["period"], fp[-1][0] == row["checked_to"]
     ('proven', 12, True)
     """
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     board_bar: _Watch | None = None
     deadline = None if timeout is None else time.monotonic() + timeout
     row: dict[str, Any] = {"code": spec[1] if spec[0] == "code" else str(spec[-1])}
@@ -191,19 +192,23 @@ def survey_one(
         with _PARENT_LOCK:
             _RUNNING[0] -= 1
     row["seconds"] = time.perf_counter() - t0
+    if isinstance(game, BoardGame):
+        row["cpu_seconds"] = time.process_time() - cpu0
     if checkpoint is not None and isinstance(game, BoardGame):
         _board_totals(row, checkpoint)
     return row, fp
 
 
 def _board_totals(row: dict[str, Any], checkpoint: str) -> None:
-    """A board's row counts the nodes and seconds of every sitting its checkpoint has seen."""
+    """A board's row counts the nodes and seconds (wall and CPU) of every sitting its checkpoint has seen."""
     try:
         rec = _board_search.record(checkpoint)
     except GAME_ERRORS:  # an unreadable file was already reported as the row's error
         return
     if rec is not None:
-        row.update(nodes=int(rec["nodes"]), seconds=float(rec["seconds"]), sittings=int(rec["sittings"]))
+        cpu = rec["cpu_seconds"]  # None: a sitting before the field, so the total is unknown
+        row.update(nodes=int(rec["nodes"]), seconds=float(rec["seconds"]), sittings=int(rec["sittings"]),
+                   cpu_seconds=None if cpu is None else float(cpu))  # fmt: skip
     if row["status"] == "solved" and os.path.exists(checkpoint):
         os.remove(checkpoint)  # nothing left to resume (the row holds the value)
 

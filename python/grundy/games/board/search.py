@@ -11,7 +11,7 @@ A checkpoint is the core's table file (``nimber_search::checkpoint``: magic, for
 record below, the entries streamed in blocks, a CRC-32 of it all), whose record is UTF-8 JSON:
 ``{"format": "grundy.board_search", "format_version": 1, "package_version": ..., "rule": {...}
 (the game, as :func:`grundy.save` writes it), "game": "cram(5, 9)", "position": "0x1ff...",
-"nodes": ..., "seconds": ..., "sittings": ..., "result": null or {"value": 3} or {"outcome": "N"} or
+"nodes": ..., "seconds": ..., "cpu_seconds": ..., "sittings": ..., "result": null or {"value": 3} or {"outcome": "N"} or
 {"winning": ["0x...", ...], "target": 0}, "created": ...}``.
 It is written as :func:`grundy.save` writes (a temporary file in the same folder, fsynced, renamed
 over the old one: a kill during the write leaves the previous checkpoint whole), entry by entry from
@@ -126,6 +126,10 @@ class Checkpoint:
         self.started = self.last = time.monotonic()
         self.nodes = 0  # nodes of the runs before this one
         self.seconds = 0.0
+        # The process's CPU time (all its threads): a sitting paused or starved of cores still
+        # says what the search cost; None when a resumed file predates the field.
+        self.cpu_started = time.process_time()
+        self.cpu: float | None = 0.0
         self.sittings = 1  # the runs so far, this one included
 
     def _record(self, nodes: int, result: Any) -> bytes:
@@ -145,6 +149,7 @@ class Checkpoint:
             "position": hex(self.position),
             "nodes": self.nodes + nodes,
             "seconds": round(self.seconds + time.monotonic() - self.started, 3),
+            "cpu_seconds": None if self.cpu is None else round(self.cpu + time.process_time() - self.cpu_started, 3),
             "sittings": self.sittings,
             "result": result,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -178,6 +183,8 @@ class Checkpoint:
                 raise _files._bad(self.path, f"{e}") from None
         self.nodes = int(meta.get("nodes", 0))
         self.seconds = float(meta.get("seconds", 0.0))
+        cpu = meta.get("cpu_seconds")  # a file without it predates the field: the total is unknown
+        self.cpu = None if cpu is None else float(cpu)
         self.sittings = int(meta.get("sittings", 1)) + 1
         return None
 
@@ -220,7 +227,8 @@ def _read(path: str, f: Any) -> tuple[Any, dict[str, Any]]:
 def record(path: Any) -> dict[str, Any] | None:
     """The record of the checkpoint at ``path`` (None when there is no file), without its tables.
 
-    Its ``nodes`` and ``seconds`` count every run of the search so far, ``sittings`` those runs.
+    Its ``nodes``, ``seconds`` and ``cpu_seconds`` (the process's CPU time while it searched, None
+    when a sitting did not record it) count every run of the search so far, ``sittings`` those runs.
     Raises :class:`~grundy.InvalidFileError` for a file that is not a board search's checkpoint.
 
     >>> import os, tempfile, grundy as gr
@@ -237,6 +245,7 @@ def record(path: Any) -> dict[str, Any] | None:
     with _files._open(path) as f:
         meta = _read(path, f)[1]
     meta.setdefault("sittings", 1)
+    meta.setdefault("cpu_seconds", None)
     return meta
 
 
