@@ -407,3 +407,16 @@ unsafe fn run<const T: usize, const SEL: bool>(
         false
     })
 }
+
+/// See [`super::flags_to_set`]: 32 flags a step (two steps a word instead of four).
+#[target_feature(enable = "avx2")]
+pub unsafe fn flags_to_set(flags: &[u8], set: &mut [u64]) {
+    let z = _mm256_setzero_si256();
+    for (w, block) in set.iter_mut().zip(flags.chunks_exact(64)) {
+        let p = block.as_ptr() as *const __m256i;
+        // 0/1 bytes to 0/0xFF, then their top bits.
+        let lo = _mm256_movemask_epi8(_mm256_sub_epi8(z, _mm256_loadu_si256(p))) as u32;
+        let hi = _mm256_movemask_epi8(_mm256_sub_epi8(z, _mm256_loadu_si256(p.add(1)))) as u32;
+        *w |= u64::from(lo) | u64::from(hi) << 32;
+    }
+}

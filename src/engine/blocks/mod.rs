@@ -321,6 +321,18 @@ pub(crate) fn flags_to_set(flags: &[u8], set: &mut [u64]) {
     }
 }
 
+/// [`flags_to_set`], with the AVX2 kernel where `simd` (AVX2 detected: see [`simd_available`]).
+#[inline]
+pub(crate) fn flags_to_set_simd(simd: bool, flags: &[u8], set: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if simd {
+        // SAFETY: `simd` is only true where AVX2 was detected.
+        return unsafe { avx2::flags_to_set(flags, set) };
+    }
+    let _ = simd;
+    flags_to_set(flags, set)
+}
+
 /// ORs the values flagged in `flags` (one 0/1 byte per value, 64 per word of `set`) into `set`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]

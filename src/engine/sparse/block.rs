@@ -10,8 +10,8 @@ use super::{
 };
 use crate::bitset::mex;
 use crate::engine::blocks::{
-    flags_to_set, fold_flags, fold_pairs, fold_word, scatter_flags, search, set_bit, Blocks, Runs,
-    Want,
+    flags_to_set_simd, fold_flags, fold_pairs, fold_word, scatter_flags, search, set_bit, Blocks,
+    Runs, Want,
 };
 use crate::engine::Val;
 
@@ -196,7 +196,7 @@ impl Ctx<'_> {
             } else {
                 &mut sums[k * words..(k + 1) * words]
             };
-            flags_to_set(fl, row);
+            flags_to_set_simd(eng.simd, fl, row);
         }
         stats.sparse_heaps += len as u64;
         stats
@@ -427,7 +427,7 @@ impl Ctx<'_> {
         // This heap's row is complete; its set joins it with the rows of the other digits' sums.
         if eng.shifts.is_empty() {
             if k0 > 0 || (pairs > 0 && !small) {
-                flags_to_set(flags, set);
+                flags_to_set_simd(eng.simd, flags, set);
             }
             set[0] |= acc;
         } else {
@@ -437,7 +437,7 @@ impl Ctx<'_> {
             let top = dmax * words;
             let own = &mut rows[top..];
             if k0 > 0 || (pairs > 0 && !small) {
-                flags_to_set(flags, own);
+                flags_to_set_simd(eng.simd, flags, own);
             }
             own[0] |= acc;
             for (w, x) in set.iter_mut().enumerate() {
