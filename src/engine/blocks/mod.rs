@@ -669,6 +669,29 @@ mod tests {
     }
 
     #[test]
+    fn flags_fold_into_sets_alike_with_and_without_avx2() {
+        // Every word count up to 5, flags of every pattern density, words beyond the flags kept.
+        for words in 1..=5usize {
+            for density in [0u32, 1, 3, 7, 64] {
+                let flags: Vec<u8> = (0..64 * words as u32)
+                    .map(|i| u8::from(density > 0 && i.wrapping_mul(2_654_435_761) % 64 < density))
+                    .collect();
+                let mut want = vec![0u64; words + 1];
+                want[words] = 0xdead;
+                for (i, &f) in flags.iter().enumerate() {
+                    want[i / 64] |= u64::from(f) << (i % 64);
+                }
+                for simd in [false, simd_available()] {
+                    let mut set = vec![0u64; words + 1];
+                    set[words] = 0xdead;
+                    flags_to_set_simd(simd, &flags, &mut set);
+                    assert_eq!(set, want, "{words} words, density {density}, simd {simd}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn one_word_folds_match_the_definition() {
         // Every length around the sixteen pairs of a vector step, with and without AVX2.
         let g: Vec<u16> = (0..700u32)
