@@ -206,9 +206,10 @@ pub enum Policy {
     /// The component's size in cells: large components cost more to search again.
     Size,
     /// The nodes searched under the entry, as `1 + log2` (0 for what no search learnt):
-    /// the costly subtrees stay, the many cheap entries near the leaves go first. With a table
-    /// a tenth of what it fills, Cram 5 x 9 searches 1.9x the nodes (3.4x by size); Node
-    /// Kayles on 3-row strips far more by either (see `benchmarks/board.md`, "Small tables").
+    /// the costly subtrees stay, the many cheap entries near the leaves go first (with an
+    /// entry's other worth: see the module's notes). With a table a tenth of what it fills,
+    /// Cram 5 x 8 searches 1.4x the nodes, Node Kayles 3 x 28 2.0x (see `benchmarks/board.md`,
+    /// "Small tables").
     #[default]
     Work,
 }
