@@ -26,7 +26,7 @@
 //!
 //! ```
 //! use grundy::nimber_search::Table;
-//! let t = Table::with_budget(1 << 10).unwrap(); // 1 KiB: 8 buckets of 4 entries
+//! let t = Table::with_budget(1 << 10).unwrap(); // 1 KiB: 10 buckets of 4 entries
 //! t.store_exact(42, 3, 5);
 //! t.store_not(7, 0b1, 2); // 7 is not 0
 //! assert_eq!(t.exact(42), Some(3));
