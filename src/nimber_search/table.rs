@@ -7,18 +7,26 @@
 //! a bucket of four on one cache line, so that a probe costs one miss, not two, and a budget
 //! holds half as many again).
 //!
+//! A full bucket gives the slot of its least worthy entry to a new one (see [`worth`]): an
+//! entry found since the bucket last replaced one (a second chance, as the clock algorithm of
+//! page caches gives), and an exact value, which a bound (values ruled out) never pushes out
+//! while the bucket holds anything else, are kept over the rest. A search of a strip of Node
+//! Kayles asks the exact values of its small pieces in sum after sum, and a table a tenth of
+//! what the search fills lost them to the flood of bounds (`benchmarks/board.md`, "Small
+//! tables, what is lost").
+//!
 //! Several threads may use one table at once (the parallel search shares it), without locks
 //! on the lookups: each slot is three atomic words, and its data word carries a lock bit and a
 //! version that every write takes and bumps (a seqlock per slot). A reader takes a slot only
 //! when its data word reads the same, unlocked, before and after its key: a slot being written
-//! reads as missing, never as a key with another key's data. (A false hit would need 16,384
+//! reads as missing, never as a key with another key's data. (A false hit would need 8,192
 //! writes to that very slot between two loads a few instructions apart, and the torn key to
 //! equal the one looked up.) Two threads storing at once may lose an entry or keep a key twice:
 //! a table only forgets, it never answers wrong.
 //!
 //! ```
 //! use grundy::nimber_search::Table;
-//! let t = Table::with_budget(1 << 10).unwrap(); // 1 KiB: 8 buckets of 4 entries
+//! let t = Table::with_budget(1 << 10).unwrap(); // 1 KiB: 10 buckets of 4 entries
 //! t.store_exact(42, 3, 5);
 //! t.store_not(7, 0b1, 2); // 7 is not 0
 //! assert_eq!(t.exact(42), Some(3));
@@ -37,8 +45,10 @@ const NOT_BITS: u32 = 32;
 /// Exact values below this are stored (no board of 128 cells has a value past 127).
 const MAX_EXACT: u32 = 0xfe;
 /// The data word's version: bumped by every write of the slot.
-const VERSION_SHIFT: u32 = 48;
-const VERSION: u64 = 0x3fff << VERSION_SHIFT;
+const VERSION_SHIFT: u32 = 49;
+const VERSION: u64 = 0x1fff << VERSION_SHIFT;
+/// The entry was found (looked up and there) since its bucket last replaced an entry.
+const FOUND: u64 = 1 << 48;
 /// A thread is writing the slot.
 const LOCK: u64 = 1 << 62;
 /// An entry is in use (an all-zero slot is free).
@@ -46,8 +56,8 @@ const USED: u64 = 1 << 63;
 
 /// An entry: the key's `KW` words (low first), and its data word: bits 0..32, values the
 /// component is known not to have; bits 32..40, its value + 1, or 0 when unknown; bits 40..48,
-/// its cost (what it took to learn: see [`Policy`]); bits 48..62, the slot's version; bit 62,
-/// [`LOCK`]; bit 63, [`USED`].
+/// its cost (what it took to learn: see [`Policy`]); bit 48, [`FOUND`]; bits 49..62, the
+/// slot's version; bit 62, [`LOCK`]; bit 63, [`USED`].
 /// Atomics that are zero when free, so that a new table is zeroed by the allocator (pages the
 /// search never touches cost nothing).
 #[repr(C)]
@@ -56,8 +66,11 @@ struct Slot<const KW: usize> {
     data: AtomicU64,
 }
 
-/// A bucket on whole cache lines (one for a narrow table).
-#[repr(C, align(64))]
+/// A bucket: one cache line for a narrow table (64 bytes, the buckets starting on a line); two
+/// lines for a wide one (96 bytes, the first or last 32 of a line and the next line whole: padded
+/// to 128, as they were, a budget held a quarter fewer entries, and Node Kayles 3 x 28 with a
+/// table of 0.3 MiB searched 1,768,840 nodes instead of 1,369,729).
+#[repr(C)]
 struct Bucket<const KW: usize>([Slot<KW>; WAYS]);
 
 impl<const KW: usize> std::ops::Deref for Bucket<KW> {
@@ -70,8 +83,9 @@ impl<const KW: usize> std::ops::Deref for Bucket<KW> {
 /// Bytes the allocation may take past the buckets, to start them on a cache line.
 const SLACK: u64 = 48;
 
-/// The smallest budget of a [`Table`]: one bucket and the slack.
-pub(crate) const MIN_BYTES: u64 = std::mem::size_of::<Bucket<2>>() as u64 + SLACK;
+/// The smallest budget of a table of either kind that the search makes: two cache lines and the
+/// slack (one wide bucket, or two narrow ones).
+pub(crate) const MIN_BYTES: u64 = 128 + SLACK;
 
 /// Buckets on cache lines, in zeroed memory: allocated 16-aligned (a larger alignment makes the
 /// allocator clear the whole block at once, 26 ms for 64 MiB, where zeroed pages fresh from
@@ -159,14 +173,30 @@ pub(crate) const CONTENTS: u64 = (1 << 48) - 1;
 const COST_SHIFT: u32 = 40;
 const COST: u64 = 0xff << COST_SHIFT;
 
-/// How much keeping an entry is worth: one that cost more to learn costs more to learn again,
-/// and an exact value says more than a few excluded ones.
+/// What a [`FOUND`] entry is worth more: as much as costing 256 times the nodes (an entry
+/// looked up again is likely to be looked up again; 4: Node Kayles 3 x 28 in 0.3 MiB 1,762,921
+/// nodes, 16: 1,369,729, 40: 1,415,631).
+const FOUND_WORTH: u64 = 16;
+/// What an exact value is worth more when a bound comes: more than any bound.
+const EXACT_WORTH: u64 = 1 << 12;
+
+/// How much keeping entry `d` is worth when a new entry needs a slot of its bucket (the least
+/// worthy gives way; a free slot is worth nothing), the new one exact or not (`exact`): one that
+/// cost more to learn costs more to learn again, an exact value says more than a few excluded
+/// ones, and one found since the bucket last replaced an entry is worth [`FOUND_WORTH`] more. A
+/// bound gives way to an exact value, never the other way, unless the bucket holds only exact
+/// values: a bound answers fewer questions, and it is the exact values of a sum's small parts
+/// that a search asks again and again (Node Kayles 3 x 28 in 0.3 MiB: 1,866,924 nodes without
+/// this, 1,369,729 with it, both with [`FOUND`]).
 #[inline]
-fn worth(d: u64) -> u64 {
+fn worth(d: u64, exact: bool) -> u64 {
     if d & USED == 0 {
         return 0;
     }
-    1 + 2 * ((d & COST) >> COST_SHIFT) + u64::from(exact_of(d).is_some())
+    let kept = exact_of(d).is_some();
+    let found = if d & FOUND != 0 { FOUND_WORTH } else { 0 };
+    let over = if kept && !exact { EXACT_WORTH } else { 0 };
+    1 + 2 * ((d & COST) >> COST_SHIFT) + u64::from(kept) + found + over
 }
 
 /// What a full table keeps: each entry's cost byte, which the table weighs (the entry of least
@@ -176,9 +206,10 @@ pub enum Policy {
     /// The component's size in cells: large components cost more to search again.
     Size,
     /// The nodes searched under the entry, as `1 + log2` (0 for what no search learnt):
-    /// the costly subtrees stay, the many cheap entries near the leaves go first. With a table
-    /// a tenth of what it fills, Cram 5 x 9 searches 1.9x the nodes (3.4x by size); Node
-    /// Kayles on 3-row strips far more by either (see `benchmarks/board.md`, "Small tables").
+    /// the costly subtrees stay, the many cheap entries near the leaves go first (with an
+    /// entry's other worth: see the module's notes). With a table a tenth of what it fills,
+    /// Cram 5 x 8 searches 1.4x the nodes, Node Kayles 3 x 28 2.0x (see `benchmarks/board.md`,
+    /// "Small tables").
     #[default]
     Work,
 }
@@ -344,7 +375,7 @@ fn joined(a: u64, b: u64) -> u64 {
 }
 
 impl Table {
-    /// The most buckets that fit in `bytes` (at least one: 176 bytes, a bucket of 128 and 48 to
+    /// The most buckets that fit in `bytes` (at least one: 144 bytes, a bucket of 96 and 48 to
     /// start it on a cache line).
     ///
     /// # Errors
@@ -489,9 +520,19 @@ impl<const KW: usize> Table<KW> {
     #[inline]
     fn find(&self, key: u128) -> Option<u64> {
         let k = words::<KW>(key)?;
-        let found = self.bucket(key).iter().find_map(|s| s.holds(&k));
-        if found.is_some() {
-            return found;
+        let found = self
+            .bucket(key)
+            .iter()
+            .find_map(|s| Some((s, s.holds(&k)?)));
+        if let Some((s, d)) = found {
+            if d & FOUND == 0 {
+                // Once per entry and bucket's replacement (the mark is only a hint: a slot
+                // written meanwhile keeps its new word).
+                let _ = s
+                    .data
+                    .compare_exchange(d, d | FOUND, Ordering::Relaxed, Ordering::Relaxed);
+            }
+            return Some(d);
         }
         match self.moving.load(Ordering::Relaxed) {
             0 => None,
@@ -655,12 +696,28 @@ impl<const KW: usize> Table<KW> {
     /// The bytes of a key (8 for a narrow table, 16 for a wide one).
     pub(crate) const KEY_BYTES: usize = 8 * KW;
 
-    /// Puts a new entry in bucket `b`, in place of the least useful one (nothing when another
-    /// thread writes that slot meanwhile). When it took a free slot, the new count of this
-    /// thread's entries; else 1.
+    /// Puts a new entry in bucket `b`, in place of the least worthy one ([`worth`]; nothing when
+    /// another thread writes that slot meanwhile). An entry pushed out takes the [`FOUND`] marks
+    /// of the others with it: each keeps its place the next time only if found again by then.
+    /// When it took a free slot, the new count of this thread's entries; else 1.
     fn place(&self, b: &Bucket<KW>, k: &[u64; KW], d: u64) -> u64 {
         let seen: [u64; WAYS] = std::array::from_fn(|i| b[i].data.load(Ordering::Relaxed));
-        let victim = (0..WAYS).min_by_key(|&i| worth(seen[i])).unwrap_or(0);
+        let exact = exact_of(d).is_some();
+        let victim = (0..WAYS)
+            .min_by_key(|&i| worth(seen[i], exact))
+            .unwrap_or(0);
+        if seen[victim] & USED != 0 {
+            for (i, &x) in seen.iter().enumerate() {
+                if i != victim && x & FOUND != 0 {
+                    let _ = b[i].data.compare_exchange(
+                        x,
+                        x & !FOUND,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                }
+            }
+        }
         if b[victim].write(seen[victim], k, d) && seen[victim] & USED == 0 {
             self.count(1)
         } else {
