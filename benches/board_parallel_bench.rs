@@ -6,13 +6,12 @@
 //! cargo bench --bench board_parallel_bench -- 5 8 --threads 1       # the plain search
 //! cargo bench --bench board_parallel_bench -- 5 9 --threads 2 --budget 512
 //! cargo bench --bench board_parallel_bench -- 5 8 --threads 2 --mark 16 --cells 30
-//! cargo bench --bench board_parallel_bench -- 5 8 --threads 2 --follow 99  # never follow
 //! ```
 //!
 //! Prints the value, the wall time, the nodes searched (every thread's) and the table's entries,
 //! then for each thread that ran 10 ms or more (Linux) the seconds it ran and waited for a core.
-//! `--threads 1` takes the plain search; `--mark`, `--cells` and `--follow` set the [`Split`]
-//! (default: the search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook;
+//! `--threads 1` takes the plain search; `--mark` and `--cells` set the [`Split`] (default: the
+//! search's own); `--budget` is in MiB (default 64); `--mirror` turns on Cram's mirror hook;
 //! `--profile` prints where the nodes went (every thread's: by size, by depth, the races).
 //! `--threads` past the cores gives as many threads as cores (`control::build_pool`).
 
@@ -24,7 +23,7 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: board_parallel_bench ROWS COLS [--threads K] [--budget MIB] [--mark M] \
-                 [--cells N] [--follow F] [--mirror] [--profile]";
+                 [--cells N] [--mirror] [--profile]";
     if args.len() < 2 {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -44,9 +43,6 @@ fn main() {
     }
     if let Some(c) = flag("--cells") {
         split.min_cells = c as u32;
-    }
-    if let Some(f) = flag("--follow") {
-        split.follow_cells = f as u32;
     }
     let cram = Cram::new(rows, cols).expect("board");
     let mirror = |c: u128| cram.mirror_zero(c);
@@ -85,7 +81,7 @@ fn main() {
         }
     }
     println!(
-        "cram {rows}x{cols} threads {} split {}/{}/{}: value {v}  time {dt:.3} s  nodes {}  \
+        "cram {rows}x{cols} threads {} split {}/{}: value {v}  time {dt:.3} s  nodes {}  \
          table {} / {} entries ({:.1} MiB)\n  threads:{busy}",
         if threads == 1 {
             1
@@ -94,7 +90,6 @@ fn main() {
         },
         split.mark_cells,
         split.min_cells,
-        split.follow_cells,
         s.nodes,
         s.table_entries,
         s.table_capacity,

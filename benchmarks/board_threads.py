@@ -11,11 +11,8 @@ Usage (from the repository root; the bench is built first, by ``rust_bench.py``)
 
     python benchmarks/board_threads.py                       # 5x8 5x9 4x11, threads 1 2, 3 runs
     python benchmarks/board_threads.py 5x8 --threads 1 2 3 4 --runs 5
-    python benchmarks/board_threads.py 5x8 --follow 26 99        # two splits, alternating
 
-The table budget is 64 MiB, 512 MiB for 5x9 (``--budget`` sets one for every board). ``--follow``
-gives the bench's ``--follow`` (``Split::follow_cells``; 99: the threads never follow each other)
-to every thread count past 1, one row per value, run in turn with the others.
+The table budget is 64 MiB, 512 MiB for 5x9 (``--budget`` sets one for every board).
 """
 
 from __future__ import annotations
@@ -34,11 +31,9 @@ BENCH = os.environ.get("BOARD_PARALLEL_BENCH", "")
 BUDGETS = {"5x9": 512}
 
 
-def run(rows: int, cols: int, threads: int, budget: int, follow: int | None) -> tuple[int, float, float, int]:
+def run(rows: int, cols: int, threads: int, budget: int) -> tuple[int, float, float, int]:
     """Value, wall seconds, CPU seconds and nodes of one search."""
     cmd = [BENCH, str(rows), str(cols), "--threads", str(threads), "--budget", str(budget)]
-    if follow is not None:
-        cmd += ["--follow", str(follow)]
     before = os.times()
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     after = os.times()
@@ -55,7 +50,6 @@ def main() -> None:
     ap.add_argument("--threads", nargs="+", type=int, default=[1, 2])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--budget", type=int, help="MiB (default 64, 512 for 5x9)")
-    ap.add_argument("--follow", nargs="+", type=int, help="Split::follow_cells values to compare")
     args = ap.parse_args()
     global BENCH
     if not BENCH:
@@ -68,26 +62,23 @@ def main() -> None:
     for board in args.boards:
         rows, cols = (int(x) for x in board.split("x"))
         budget = args.budget or BUDGETS.get(board, 64)
-        # (threads, follow_cells or None for the search's own), in the order run.
-        rows_run = [(t, f) for t in args.threads for f in (args.follow if args.follow and t > 1 else [None])]
-        got: dict[tuple[int, int | None], list[tuple[int, float, float, int]]] = {k: [] for k in rows_run}
+        got: dict[int, list[tuple[int, float, float, int]]] = {t: [] for t in args.threads}
         for _ in range(args.runs):
-            for t, f in rows_run:
-                got[t, f].append(run(rows, cols, t, budget, f))
+            for t in args.threads:
+                got[t].append(run(rows, cols, t, budget))
         values = {v for rs in got.values() for v, *_ in rs}
         if len(values) != 1:
             sys.exit(f"Cram {board}: values differ between thread counts: {got}")
-        base = rows_run[0]
+        base = args.threads[0]
         t0 = statistics.median(r[1] for r in got[base])
         n0 = statistics.median(r[3] for r in got[base])
-        for t, f in rows_run:
-            wall = statistics.median(r[1] for r in got[t, f])
-            cpu = statistics.median(r[2] for r in got[t, f])
-            nodes = [r[3] for r in got[t, f]]
+        for t in args.threads:
+            wall = statistics.median(r[1] for r in got[t])
+            cpu = statistics.median(r[2] for r in got[t])
+            nodes = [r[3] for r in got[t]]
             n = statistics.median(nodes)
-            label = t if f is None else f"{t} (follow {f})"
             print(
-                f"| {board} | {label} | {wall:.3f} s | {cpu:.2f} s | {t0 / wall:.2f}x | {n:,.0f} | "
+                f"| {board} | {t} | {wall:.3f} s | {cpu:.2f} s | {t0 / wall:.2f}x | {n:,.0f} | "
                 f"{min(nodes):,} to {max(nodes):,} | {n / n0:.3f} |"
             )
         sys.stdout.flush()

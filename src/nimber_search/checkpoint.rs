@@ -514,7 +514,6 @@ mod tests {
             let split = super::super::Split {
                 min_cells: 6,
                 mark_cells: 6,
-                ..super::super::Split::default()
             };
             let v = s.value_threads(cram.empty(), &NoControl, Some(&pool), split);
             stop.store(true, std::sync::atomic::Ordering::Relaxed);

@@ -525,9 +525,8 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
     ///
     /// On a thread of a parallel search (ABDADA, see [`parallel`]), the options after the first
     /// that another thread is searching are put off until the others are settled (by then the
-    /// table often holds their answer), but in the largest nodes ([`Split::follow_cells`]),
-    /// and the table is read again for `c` after each option: another thread may have settled
-    /// it meanwhile.
+    /// table often holds their answer), and the table is read again for `c` after each option:
+    /// another thread may have settled it meanwhile.
     fn search_options(
         &mut self,
         c: Part,
@@ -557,10 +556,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             for i in 0..nb.pending.len() {
                 if pass == 0 {
                     // The eldest option always goes first, even while another thread is in it.
-                    if i > 0
-                        && c.size < team.follow_cells()
-                        && team.busy(&nb.parts[nb.pending[i].parts.clone()])
-                    {
+                    if i > 0 && team.busy(&nb.parts[nb.pending[i].parts.clone()]) {
                         nb.pending[i].put_off = true;
                         put_off = true;
                         continue;

@@ -14,12 +14,6 @@
 //!   table. After each option it reads the table for the node again: another thread may have
 //!   settled it. So the threads spread over the brothers of the nodes where every option must
 //!   be asked, and meet where one option settles the node.
-//! - In a node of [`Split::follow_cells`] cells or more (near the root), a thread puts nothing
-//!   off: it follows the others into their options, and they share the work further down.
-//!   There, a younger brother started beside the others was most often work the answer did
-//!   not need (Cram 5 x 8 on two threads: 234,000 nodes, most under nodes of 34 and 38 cells
-//!   that a brother settled; each finished before its parent was settled, so that stopping a
-//!   thread whose parent another settled would have saved next to nothing).
 //! - Each thread settles its options in its own order: each answer rules out a value G(node)
 //!   may have whatever the others say (see [`Search::search_options`]). The value found never
 //!   depends on the threads or their timing; the nodes searched may.
@@ -57,21 +51,14 @@ pub struct Split {
     /// The fewest cells of a node that a thread marks while it is in it (the others put it
     /// off); smaller nodes are searched by whichever thread meets them.
     pub mark_cells: u32,
-    /// The fewest cells of a node whose options a thread asks in its own order, going into
-    /// those another thread is in rather than putting them off: near the root, a younger
-    /// brother started beside the others is most often work the answer does not need (a
-    /// brother settles the node first), and the threads find enough to share further down.
-    pub follow_cells: u32,
 }
 
 impl Default for Split {
-    /// Measured on Cram 5 x 8, 5 x 9 and 4 x 11 with 2 threads (see `benchmarks/board.md`;
-    /// following from 26 cells: 5 x 8 +2 to +4% nodes over one thread, not +8%).
+    /// Measured on Cram 5 x 8, 5 x 9 and 4 x 11 with 2 threads (see `benchmarks/board.md`).
     fn default() -> Self {
         Split {
             min_cells: 20,
             mark_cells: 12,
-            follow_cells: 26,
         }
     }
 }
@@ -86,7 +73,6 @@ pub(super) struct Team {
     /// How many threads are in a node, by its key's hash.
     marks: Box<[AtomicU16]>,
     mark_cells: u32,
-    follow_cells: u32,
     /// Nodes searched by the threads so far, for the progress (each adds its own as it goes).
     nodes: AtomicU64,
     /// Nodes searched by the threads done (the count the search keeps).
@@ -109,7 +95,6 @@ impl Team {
             stop: AtomicBool::new(false),
             marks: (0..1 << MARK_BITS).map(|_| AtomicU16::new(0)).collect(),
             mark_cells: split.mark_cells,
-            follow_cells: split.follow_cells,
             nodes: AtomicU64::new(0),
             finished: AtomicU64::new(0),
             running: AtomicUsize::new(threads),
@@ -121,13 +106,6 @@ impl Team {
     #[inline]
     pub(super) fn mark_cells(&self) -> u32 {
         self.mark_cells
-    }
-
-    /// The fewest cells of a node whose options a thread asks whether or not another is in
-    /// them ([`Split::follow_cells`]).
-    #[inline]
-    pub(super) fn follow_cells(&self) -> u32 {
-        self.follow_cells
     }
 
     /// Whether the threads must stop.
@@ -398,14 +376,13 @@ mod tests {
         out
     }
 
-    /// On 1 to 4 threads marking every node of 4 cells or more, and following each other from
-    /// 12: the values and outcomes of `samples` random positions reachable from `start`, with
-    /// at least two thirds of its cells (vertices, edges), are those of brute force.
+    /// On 1 to 4 threads marking every node of 4 cells or more: the values and outcomes of
+    /// `samples` random positions reachable from `start`, with at least two thirds of its cells
+    /// (vertices, edges), are those of brute force.
     fn matches_brute_force<B: Board>(game: &B, start: u128, samples: usize, seed: u64) {
         let every = Split {
             min_cells: 4,
             mark_cells: 4,
-            follow_cells: 12,
         };
         let all = brute::values(start, |p| options(game, p));
         // The larger positions (the threads meet in their searches), in a fixed order.
@@ -457,7 +434,6 @@ mod tests {
         let every = Split {
             min_cells: 4,
             mark_cells: 4,
-            follow_cells: u32::MAX,
         };
         let all = brute::values(start, |p| options(game, p));
         let cells = start.count_ones() * 2 / 3;
@@ -500,78 +476,6 @@ mod tests {
         matches_brute_force(&chomp, chomp.start(), 80, 10);
     }
 
-    /// The root's options a lone thread of a team asks, as (root question, option) in the
-    /// order asked, on a fresh table, while the team's marks say another thread is in the
-    /// components of keys `others`.
-    fn root_order<B: Board>(
-        game: &B,
-        pos: u128,
-        follow: u32,
-        others: &[u128],
-    ) -> Vec<(usize, usize)> {
-        let split = Split {
-            min_cells: 4,
-            mark_cells: 4,
-            follow_cells: follow,
-        };
-        let team = Team::new(split, 1);
-        for &k in others {
-            team.marks[mark_of(k)].fetch_add(1, Ordering::Relaxed);
-        }
-        let search = Search::new(game, 1 << 20).unwrap().with_profile();
-        let mut w = search.worker(&team, true);
-        assert_eq!(w.value(pos, &NoControl), search_value(game, pos));
-        let p = w.profile().unwrap();
-        p.root.iter().map(|r| (r.question, r.option)).collect()
-    }
-
-    fn search_value<B: Board>(game: &B, pos: u128) -> Result<u32> {
-        Search::new(game, 1 << 20).unwrap().value(pos, &NoControl)
-    }
-
-    /// A thread puts off the options another is in, but in nodes of `follow_cells` or more: with
-    /// every option of the root but the last asked (under a root question of three options or
-    /// more) marked as another thread's, a thread that follows in the root asks the root's
-    /// options in the order of a thread alone, and one that does not asks the unmarked one
-    /// earlier; following everywhere, it searches as a thread alone.
-    #[test]
-    fn threads_follow_each_other_in_the_largest_nodes() {
-        let chomp = Chomp::new(4, 5).unwrap();
-        let root = chomp.start();
-        let alone = root_order(&chomp, root, u32::MAX, &[]);
-        // The first root question that asks three options or more, and its last option.
-        let q = alone
-            .iter()
-            .map(|a| a.0)
-            .find(|&q| alone.iter().filter(|a| a.0 == q).count() >= 3)
-            .expect("a question of three options");
-        let last = alone.iter().rev().find(|a| a.0 == q).unwrap().1;
-        let mut search = Search::new(&chomp, 1 << 20).unwrap();
-        let opts = options(&chomp, root);
-        let largest = |s: &mut Search<'_, Chomp>, o: u128| {
-            let mut parts = Vec::new();
-            s.parts_of(o, &mut Vec::new(), &mut parts);
-            parts.last().map(|p| p.key)
-        };
-        let spared = largest(&mut search, opts[last]);
-        let others: Vec<u128> = opts
-            .iter()
-            .filter_map(|&o| largest(&mut search, o))
-            .filter(|&k| Some(k) != spared)
-            .collect();
-        // Following everywhere, the marks change nothing.
-        assert_eq!(root_order(&chomp, root, 0, &others), alone);
-        // Following at the root only (the marks still reorder the smaller nodes).
-        let asked_q = |v: Vec<(usize, usize)>| -> Vec<usize> {
-            v.into_iter().filter(|a| a.0 == q).map(|a| a.1).collect()
-        };
-        let size = root.count_ones();
-        let followed = asked_q(root_order(&chomp, root, size, &others));
-        assert_eq!(followed, asked_q(alone.clone()));
-        let put_off = asked_q(root_order(&chomp, root, size + 1, &others));
-        assert_ne!(put_off, followed);
-    }
-
     /// A position `moves` random moves into the game from `start` (fewer where it ends).
     fn played<B: Board>(game: &B, start: u128, moves: usize, rng: &mut Rng) -> u128 {
         let mut pos = start;
@@ -587,14 +491,12 @@ mod tests {
 
     /// Mid-game positions of boards too large for brute force: every thread count gives the
     /// value of one thread, each with a fresh table (no help from an earlier answer), with the
-    /// default split (following near the root) and with every node of 6 cells or more marked,
-    /// following nowhere.
+    /// default split and with every node of 6 cells or more marked.
     fn matches_one_thread<B: Board>(game: &B, start: u128, moves: usize, seed: u64) {
         let mut rng = Rng(seed);
         let fine = Split {
             min_cells: 6,
             mark_cells: 6,
-            follow_cells: u32::MAX,
         };
         let pools: Vec<_> = THREADS.iter().map(|&k| pool(k)).collect();
         for _ in 0..3 {
