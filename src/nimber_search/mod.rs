@@ -469,6 +469,11 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         if self.nodes > self.limit.nodes {
             return Err(self.limit.stop());
         }
+        if let Some(team) = self.team {
+            if self.nodes % HALT_NODES == 0 && team.stopped() {
+                return Err(Error::Interrupted);
+            }
+        }
         if let Some(p) = self.profile.as_deref_mut() {
             p.node(c.size, set, not);
             p.depth += 1;
@@ -480,10 +485,6 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let r = match self.team {
             None => self.search_options(c, set, covered, &mut nb, poll),
             Some(team) => {
-                if self.nodes % HALT_NODES == 0 && team.stopped() {
-                    self.pool.push(nb);
-                    return Err(Error::Interrupted);
-                }
                 // The other threads put off this node while this one is in it.
                 let mark = team.enter(c);
                 let r = self.search_options(c, set, covered, &mut nb, poll);
