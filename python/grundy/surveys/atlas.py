@@ -280,7 +280,7 @@ def atlas(
         (``cram-5x13.ckpt``): written every ten minutes and when the budget runs out or Ctrl-C stops
         it, and removed once the board is solved. A board out of budget with a checkpoint there is
         searched again by every call, with this ``budget`` for each sitting, resuming where the last
-        stopped; its row counts the nodes and seconds of all its sittings. This is how a board
+        stopped; its row counts the nodes and seconds (wall and CPU) of all its sittings. This is how a board
         runs for days. None: no checkpoints (a board out of budget starts over with a larger one).
 
     Returns

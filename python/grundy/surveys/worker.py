@@ -144,7 +144,8 @@ def survey_one(
     ``threads``: the threads of a board game's search (a survey runs its games side by side, one
     thread each; the atlas one board at a time). A board game's row also has ``nodes``, the nodes its
     search visited (timed out or not), and ``cpu_seconds``, the process's CPU time (all its threads)
-    while it searched: what the search cost when the wall time counts pauses or other work.
+    while it searched: what the search cost when the wall time counts pauses or other processes'
+    work (the atlas's one board at a time; games searched side by side in one process share it).
 
     Examples
     --------
