@@ -330,6 +330,22 @@ def test_a_surveyed_game_object_is_left_as_it_was():
     assert game.values(2000).tolist() == gr.Subtraction([1, 4]).values(2000).tolist()
 
 
+def test_a_survey_patches_no_game_and_leaves_no_hook_behind():
+    """The worker's timed run and board watch live in context variables set for its one game: the
+    game objects are never patched (another thread using them is not affected), and the variables
+    are back to None after the survey, a timed-out game's included."""
+    from grundy.games.board import search
+    from grundy.games.heap import run
+
+    heap = gr.Subtraction(allowed=lambda n, k: k in (1, 2))
+    board = gr.node_kayles(path=6)
+    df = gr.survey([heap, board], max_n=2**10, timeout=60, progress=False)
+    assert list(df["status"]) == ["observed", "solved"]  # a rule in Python: no proof of its period
+    assert not {"_run", "_bar"} & (set(vars(heap)) | set(vars(board)))  # their methods, not the worker's
+    assert run.RUN_FACTORY.get() is None and search.BAR.get() is None
+    assert board.value() == gr.TakeAndBreak("0.137").value(6)
+
+
 def test_survey_errors_are_in_the_family(tmp_path):
     """Issue 32, fault 7: the survey's own argument checks raised plain TypeError, ValueError,
     FileNotFoundError, or an AttributeError (survey_summary(-1)); progress=-1 was accepted."""

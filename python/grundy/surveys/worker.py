@@ -17,6 +17,7 @@ from .._validate import _short
 from ..exceptions import ArgumentTypeError, CodeError, GrundyError
 from ..games.board import search as _board_search
 from ..games.board.game import BoardGame
+from ..games.heap import run as _heap_run
 from ..games.heap.game import Game
 from ..games.heap.run import Run as _Run
 from ..games.heap.take_and_break import TakeAndBreak
@@ -89,7 +90,7 @@ class _TimedRun(_Run):
     """
 
     def __init__(
-        self, game: Game, deadline: float | None, watch: _StopWatch | None, *args: Any, **kwargs: Any
+        self, game: Game, *args: Any, deadline: float | None, watch: _StopWatch | None, **kwargs: Any
     ) -> None:
         super().__init__(game, *args, **kwargs)
         self.deadline = deadline
@@ -169,11 +170,17 @@ def survey_one(
         row["code"] = repr(game) if isinstance(game, BoardGame) else str(game)
         if isinstance(game, BoardGame):
             board_bar = _Watch(deadline, watch)
-            game._bar = lambda: board_bar  # type: ignore[method-assign,return-value,assignment]
-            row.update(status="solved", value=game.value(threads=threads, checkpoint=checkpoint))
+            reset = _board_search.BAR.set(lambda: board_bar)
+            try:
+                row.update(status="solved", value=game.value(threads=threads, checkpoint=checkpoint))
+            finally:
+                _board_search.BAR.reset(reset)
         else:
-            game._run = functools.partial(_TimedRun, game, deadline, watch)  # type: ignore[method-assign]
-            fp = _heap_row(game, row, max_n, checkpoint)
+            timed = _heap_run.RUN_FACTORY.set(functools.partial(_TimedRun, deadline=deadline, watch=watch))
+            try:
+                fp = _heap_row(game, row, max_n, checkpoint)
+            finally:
+                _heap_run.RUN_FACTORY.reset(timed)
     except _GameTimeout:
         done = game.computed if isinstance(game, Game) else None
         at = "" if done is None else f" at {done} values"
@@ -185,9 +192,6 @@ def survey_one(
     finally:
         if isinstance(game, BoardGame):
             row["nodes"] = game.stats()["nodes"]
-        if game is not None:
-            vars(game).pop("_run", None)  # a game given as an object is the caller's: as it was
-            vars(game).pop("_bar", None)
         if watch is not None:
             watch.close()
         with _PARENT_LOCK:

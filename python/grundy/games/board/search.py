@@ -24,6 +24,8 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 from ... import _core
@@ -41,6 +43,11 @@ FORMAT_VERSION = 1
 #: Seconds between two checkpoints by default.
 CHECKPOINT_EVERY = 600.0
 
+#: What makes the bar of the board searches run in this context, in place of the game's own (None:
+#: the game's). A survey's worker puts its watch here (its deadline and stop signal, never drawn), so
+#: the caller's game object is never patched and other threads are not affected.
+BAR: ContextVar[Callable[[], Any] | None] = ContextVar("grundy_board_bar", default=None)
+
 
 def run(
     game: BoardGame,
@@ -53,7 +60,8 @@ def run(
     """``game._core.<method>(*args, progress, threads)`` with the bar, and the checkpoint when given."""
     k = _check_threads(threads)
     watch = game._core.watch()
-    bar = game._bar()  # a survey puts its own watch there
+    make = BAR.get()  # a survey's watch, in its worker
+    bar = game._bar() if make is None else make()
     ck = None if checkpoint is None else Checkpoint(game, method, args, checkpoint, every)
     if ck is not None:
         done = ck.resume()

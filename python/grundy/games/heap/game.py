@@ -20,7 +20,7 @@ from ...exceptions import ArgumentTypeError, NoPeriodError
 from ...io import checkpoint as _checkpoint
 from .components import HeapComponents
 from .display import HeapGameDisplay
-from .run import CHECKPOINT_EVERY, MAX_VALUES, Run
+from .run import CHECKPOINT_EVERY, MAX_VALUES, RUN_FACTORY, Run
 
 Path = str | os.PathLike[str]
 
@@ -391,7 +391,8 @@ class Game(HeapGameDisplay):
         desc: str | None = None,
         threads: int | None = None,
     ) -> Run:
-        return Run(self, progress, checkpoint, checkpoint_every, desc, threads)
+        make = RUN_FACTORY.get()  # a survey's timed run, in its worker
+        return (Run if make is None else make)(self, progress, checkpoint, checkpoint_every, desc, threads)
 
     # -- protocol: what positions, display and files ask of a game ------------------------------
     @property

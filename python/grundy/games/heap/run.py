@@ -13,6 +13,7 @@ import math
 import os
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any, Protocol, TypeVar
 
 from ..._ui.progress import Bar, _check_progress, _check_threads
@@ -29,6 +30,12 @@ class Game(_checkpoint.Game, Protocol):
 
 #: Default seconds between two checkpoints.
 CHECKPOINT_EVERY = 30.0
+
+#: What makes the run of a heap game's long call in this context, in place of :class:`Run`, called
+#: with :class:`Run`'s arguments (None: :class:`Run`). A survey's worker sets its timed run here for
+#: the one game it computes, so the caller's game object is never patched, and a thread computing the
+#: same game beside it is not affected (a context variable is per thread).
+RUN_FACTORY: ContextVar[Callable[..., Run] | None] = ContextVar("grundy_run_factory", default=None)
 
 #: Above this many values a request is refused outright (no machine holds 2**62 values).
 MAX_VALUES = 2**62
