@@ -11,8 +11,8 @@
 //!   whatever the others do: so no thread starts an option's brothers before the eldest is
 //!   settled, which in an "is G = 0?" question is most often the only one needed. Then it asks
 //!   the options no other thread is in, and last those it put off, by then most often in the
-//!   table. After each option it reads the table for the node again: another thread may have
-//!   settled it. So the threads spread over the brothers of the nodes where every option must
+//!   table. After each option that took a few dozen nodes or more it reads the table for the
+//!   node again: another thread may have settled it. So the threads spread over the brothers of the nodes where every option must
 //!   be asked, and meet where one option settles the node.
 //! - Each thread settles its options in its own order: each answer rules out a value G(node)
 //!   may have whatever the others say (see [`Search::search_options`]). The value found never
@@ -101,7 +101,7 @@ impl Team {
         }
     }
 
-    /// The fewest cells of a node the threads mark (and read the table for again after each
+    /// The fewest cells of a node the threads mark (and read the table for again after a long
     /// option).
     #[inline]
     pub(super) fn mark_cells(&self) -> u32 {
