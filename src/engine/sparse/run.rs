@@ -5,7 +5,7 @@ use super::block::{Ctx, Sink};
 use super::classes::{flag_stride, words_for, Classes};
 use super::crew::Crew;
 use super::mask::bits_for;
-use super::queue::{Ahead, Backoff, Queue, Shared};
+use super::queue::{Ahead, Backoff, Padded, Queue, Shared};
 use super::stats::ticks;
 use super::{
     Pending, SparseStats, TakeAndBreakSparse, FLAGS_PER_TASK, HEAP_COST, LONELY_BLOCKS, MIN_BLOCK,
@@ -135,13 +135,14 @@ impl TakeAndBreakSparse {
         let (cx, queue, shared) = (&cx, &queue, &shared);
         // Time spent confirming and flagging ahead, on every thread, in ticks (for `ahead_auto`).
         let seq_start = ticks();
-        let (conf_t, ahead_t) = (AtomicU64::new(0), AtomicU64::new(0));
+        // Every counter the other threads write stands on its own cache lines (`Padded`).
+        let (conf_t, ahead_t) = (Padded(AtomicU64::new(0)), Padded(AtomicU64::new(0)));
         let (conf_t, ahead_t) = (&conf_t, &ahead_t);
         // Ticks the sequential part waited for other threads, and they for work.
-        let (mut wait_t, idle_t) = (0u64, AtomicU64::new(0));
+        let (mut wait_t, idle_t) = (0u64, Padded(AtomicU64::new(0)));
         let idle_t = &idle_t;
         // Ticks from the block's start to each other thread's start (waking it).
-        let start_t = AtomicU64::new(0);
+        let start_t = Padded(AtomicU64::new(0));
         let start_t = &start_t;
         let confirm = move |ps: &mut [Pending]| {
             let t = ticks();
@@ -162,15 +163,15 @@ impl TakeAndBreakSparse {
         let ahead = self
             .flags_ahead(helpers > 0)
             .then(|| Ahead::new(b.div_ceil(sb), first_ahead));
-        let ahead_pairs = AtomicU64::new(0);
+        let ahead_pairs = Padded(AtomicU64::new(0));
         let flags_sh = Shared::new(&mut flags_all[..]);
         let (ahead, ahead_pairs, flags_sh) = (ahead.as_ref(), &ahead_pairs, &flags_sh);
         // Part 1's tasks when it overlaps the sequential part: claimed in order, each marked
         // done when its rows are written.
         let tasks = if overlap { b.div_ceil(chunk) } else { 0 };
-        let (next_task, main_part1) = (AtomicUsize::new(0), AtomicU64::new(0));
+        let (next_task, main_part1) = (Padded(AtomicUsize::new(0)), AtomicU64::new(0));
         let task_done: Vec<AtomicBool> = (0..tasks).map(|_| AtomicBool::new(false)).collect();
-        let task_stats = Mutex::new(SparseStats::default());
+        let task_stats = Padded(Mutex::new(SparseStats::default()));
         let (next_task, task_done, task_stats) = (&next_task, &task_done[..], &task_stats);
         let claim_part1 = move || {
             let t = next_task.fetch_add(1, Ordering::Relaxed);
