@@ -44,7 +44,7 @@
 //!    reached, so that the one thread of this part does not do them all;
 //! 3. on the other threads, while part 2 goes on, the searches that confirm the provisional
 //!    values, taken from a queue to which part 2 publishes each sub-block's (they read only
-//!    earlier values; one task per thread and block, which waits by spinning for a few tens of
+//!    earlier values; one job per thread and block, which waits by spinning for a few tens of
 //!    microseconds, then sleeps, so that no thread has to be woken per batch and none holds a
 //!    processor another needs). One that fails (its heap's value is the smallest rare value
 //!    not found: the heap is rare) ends the block there; the heaps after it are computed again
@@ -63,6 +63,11 @@
 //! With more than one thread, parts 1 and 2 overlap: every thread takes part-1 tasks in order,
 //! and part 2 starts on a sub-block as soon as the tasks covering it are done, taking unclaimed
 //! tasks while it waits, so that no thread waits at the end of part 1.
+//!
+//! The other threads stay with a run of blocks (one `extend_to`) instead of being handed a rayon
+//! task per block, which woke a sleeping thread for every block (`crew`): between blocks they
+//! spin briefly, yield for up to a millisecond, then park until the next block or the run's end
+//! (a stop included).
 //!
 //! Every wait of a block's threads for each other spins briefly, then yields (`queue::Backoff`).
 //! A block whose threads lost a quarter of its time waiting for each other (one had no
@@ -100,6 +105,7 @@ use space::SparseSpace;
 mod block;
 mod bookkeeping;
 mod classes;
+mod crew;
 pub mod mask;
 mod options;
 mod queue;
@@ -499,12 +505,15 @@ impl Step for TakeAndBreakSparse {
     ) -> StepResult<()> {
         self.sync(g);
         let mut poll = Poller::new(ctl, target);
-        while (g.len() as u64) < target {
-            self.reevaluate(g);
-            let b = self.block_len(g.len(), target - g.len() as u64);
-            self.run_block(g, b)?;
-            poll.tick(g.len() as u64)?;
-        }
-        Ok(())
+        // The other threads stay with the blocks until the target (or a stop).
+        crew::with_crew(self.threads(), |crew| {
+            while (g.len() as u64) < target {
+                self.reevaluate(g);
+                let b = self.block_len(g.len(), target - g.len() as u64);
+                self.run_block(g, b, crew)?;
+                poll.tick(g.len() as u64)?;
+            }
+            Ok(())
+        })
     }
 }

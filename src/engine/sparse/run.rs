@@ -3,8 +3,9 @@
 
 use super::block::{Ctx, Sink};
 use super::classes::{flag_stride, words_for, Classes};
+use super::crew::Crew;
 use super::mask::bits_for;
-use super::queue::{Ahead, Backoff, Queue, Shared};
+use super::queue::{Ahead, Backoff, Padded, Queue, Shared};
 use super::stats::ticks;
 use super::{
     Pending, SparseStats, TakeAndBreakSparse, FLAGS_PER_TASK, HEAP_COST, LONELY_BLOCKS, MIN_BLOCK,
@@ -19,7 +20,13 @@ use std::time::Instant;
 impl TakeAndBreakSparse {
     /// Computes heaps `n0 .. n0 + b` (fewer when a value needs more bits than the block's sets
     /// hold, or a provisional value is refuted), pushing their values onto `g`.
-    pub(super) fn run_block<T: Val>(&mut self, g: &mut Vec<T>, b: usize) -> StepResult<()> {
+    /// The other threads are `crew`'s (none: one thread, or rayon's tasks for part 1).
+    pub(super) fn run_block<T: Val>(
+        &mut self,
+        g: &mut Vec<T>,
+        b: usize,
+        crew: Option<&Crew>,
+    ) -> StepResult<()> {
         let n0 = g.len();
         self.refresh_rev(&g[..]);
         let bits = bits_for(self.max_seen);
@@ -71,10 +78,9 @@ impl TakeAndBreakSparse {
             .min((FLAGS_PER_TASK / stride).max(16));
         // Small blocks are not worth the other threads' attention.
         let threaded = (b as u64) * self.work_per_heap >= 4 * task_work && self.threads() > 1;
-        let helpers = if threaded && self.lonely == 0 {
-            self.threads() - 1
-        } else {
-            0
+        let helpers = match crew {
+            Some(c) if threaded && self.lonely == 0 => c.helpers(),
+            _ => 0,
         };
         let lonely_block = threaded && self.lonely > 0;
         // With other threads, part 1 is no phase of its own: every thread takes its tasks in
@@ -84,6 +90,8 @@ impl TakeAndBreakSparse {
         let overlap = helpers > 0 && !self.dense && b >= 2 * chunk;
         let mut stats = if overlap {
             SparseStats::default()
+        } else if let Some(c) = crew.filter(|_| b >= 2 * chunk) {
+            part1_on_crew(c, &cx, gs, chunk, stride, sets_all, sums_block, flags_all)
         } else if b >= 2 * chunk {
             sets_all
                 .par_chunks_mut(chunk * words)
@@ -127,13 +135,14 @@ impl TakeAndBreakSparse {
         let (cx, queue, shared) = (&cx, &queue, &shared);
         // Time spent confirming and flagging ahead, on every thread, in ticks (for `ahead_auto`).
         let seq_start = ticks();
-        let (conf_t, ahead_t) = (AtomicU64::new(0), AtomicU64::new(0));
+        // Every counter the other threads write stands on its own cache lines (`Padded`).
+        let (conf_t, ahead_t) = (Padded(AtomicU64::new(0)), Padded(AtomicU64::new(0)));
         let (conf_t, ahead_t) = (&conf_t, &ahead_t);
         // Ticks the sequential part waited for other threads, and they for work.
-        let (mut wait_t, idle_t) = (0u64, AtomicU64::new(0));
+        let (mut wait_t, idle_t) = (0u64, Padded(AtomicU64::new(0)));
         let idle_t = &idle_t;
         // Ticks from the block's start to each other thread's start (waking it).
-        let start_t = AtomicU64::new(0);
+        let start_t = Padded(AtomicU64::new(0));
         let start_t = &start_t;
         let confirm = move |ps: &mut [Pending]| {
             let t = ticks();
@@ -154,15 +163,15 @@ impl TakeAndBreakSparse {
         let ahead = self
             .flags_ahead(helpers > 0)
             .then(|| Ahead::new(b.div_ceil(sb), first_ahead));
-        let ahead_pairs = AtomicU64::new(0);
+        let ahead_pairs = Padded(AtomicU64::new(0));
         let flags_sh = Shared::new(&mut flags_all[..]);
         let (ahead, ahead_pairs, flags_sh) = (ahead.as_ref(), &ahead_pairs, &flags_sh);
         // Part 1's tasks when it overlaps the sequential part: claimed in order, each marked
         // done when its rows are written.
         let tasks = if overlap { b.div_ceil(chunk) } else { 0 };
-        let (next_task, main_part1) = (AtomicUsize::new(0), AtomicU64::new(0));
+        let (next_task, main_part1) = (Padded(AtomicUsize::new(0)), AtomicU64::new(0));
         let task_done: Vec<AtomicBool> = (0..tasks).map(|_| AtomicBool::new(false)).collect();
-        let task_stats = Mutex::new(SparseStats::default());
+        let task_stats = Padded(Mutex::new(SparseStats::default()));
         let (next_task, task_done, task_stats) = (&next_task, &task_done[..], &task_stats);
         let claim_part1 = move || {
             let t = next_task.fetch_add(1, Ordering::Relaxed);
@@ -211,31 +220,29 @@ impl TakeAndBreakSparse {
             ahead_t.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
         };
         let other_work = move || ahead.is_some_and(|a| a.ready());
-        rayon::scope(|sc| {
-            let spawned = ticks();
-            for _ in 0..helpers {
-                sc.spawn(move |_| {
-                    start_t.fetch_add(ticks().wrapping_sub(spawned), Ordering::Relaxed);
-                    while let Some(t) = claim_part1() {
-                        run_part1(t);
-                    }
-                    loop {
-                        if let Some(t) = ahead.and_then(|a| a.claim()) {
-                            run_ahead(t);
-                            ahead.unwrap().finish(t);
-                            continue;
-                        }
-                        let start = ticks();
-                        let got = queue.claim_or(claim, true, other_work);
-                        idle_t.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
-                        match got {
-                            Some(ps) => confirm(ps),
-                            None if !queue.is_closed() && other_work() => {}
-                            None => break,
-                        }
-                    }
-                });
+        let spawned = ticks();
+        let helper = move || {
+            start_t.fetch_add(ticks().wrapping_sub(spawned), Ordering::Relaxed);
+            while let Some(t) = claim_part1() {
+                run_part1(t);
             }
+            loop {
+                if let Some(t) = ahead.and_then(|a| a.claim()) {
+                    run_ahead(t);
+                    ahead.unwrap().finish(t);
+                    continue;
+                }
+                let start = ticks();
+                let got = queue.claim_or(claim, true, other_work);
+                idle_t.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
+                match got {
+                    Some(ps) => confirm(ps),
+                    None if !queue.is_closed() && other_work() => {}
+                    None => break,
+                }
+            }
+        };
+        let mut main = || {
             let (mut filled, mut published) = (0, 0);
             let mut k0 = 0;
             let mut stop = false;
@@ -346,7 +353,11 @@ impl TakeAndBreakSparse {
                 confirm(ps);
             }
             main_done = ticks();
-        });
+        };
+        match crew {
+            Some(c) if helpers > 0 => c.run(&helper, main),
+            _ => main(),
+        }
         // Ticks this thread waited at the end for the others' last confirmations.
         let join_t = ticks().wrapping_sub(main_done);
         if lonely_block {
@@ -485,4 +496,48 @@ impl TakeAndBreakSparse {
         self.stats = self.stats.add(stats);
         self.buf = buf;
     }
+}
+
+/// Part 1 of a block on `crew`'s threads and this one, when it does not overlap part 2 (dense
+/// blocks, and blocks left to one thread for part 2: see `LONELY_BLOCKS`): tasks of `chunk`
+/// heaps, claimed in turn (the helpers, waiting in the crew, take no rayon tasks).
+#[allow(clippy::too_many_arguments)]
+fn part1_on_crew<T: Val>(
+    crew: &Crew,
+    cx: &Ctx,
+    gs: &[T],
+    chunk: usize,
+    stride: usize,
+    sets: &mut [u64],
+    sums: &mut [u64],
+    flags: &mut [u8],
+) -> SparseStats {
+    let (words, b) = (cx.words, flags.len() / stride);
+    let tasks = b.div_ceil(chunk);
+    let next = AtomicUsize::new(0);
+    let total = Mutex::new(SparseStats::default());
+    let (sets, sums, flags) = (Shared::new(sets), Shared::new(sums), Shared::new(flags));
+    let work = || {
+        let mut st = SparseStats::default();
+        loop {
+            let t = next.fetch_add(1, Ordering::Relaxed);
+            if t >= tasks {
+                break;
+            }
+            let (i0, i1) = (t * chunk, ((t + 1) * chunk).min(b));
+            // SAFETY: task t is claimed once, and its heaps' sets, rows and flags are its own.
+            let (set, row, fl) = unsafe {
+                (
+                    sets.slice_mut(i0 * words, i1 * words),
+                    sums.slice_mut(i0 * words, i1 * words),
+                    flags.slice_mut(i0 * stride, i1 * stride),
+                )
+            };
+            st = st.add(cx.parallel(gs, i0, set, row, fl));
+        }
+        let mut total = total.lock().unwrap_or_else(|e| e.into_inner());
+        *total = total.add(st);
+    };
+    crew.run(&work, work);
+    total.into_inner().unwrap_or_else(|e| e.into_inner())
 }

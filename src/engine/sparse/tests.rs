@@ -1,8 +1,9 @@
 use super::space::{analyse, SparseSpace};
 use super::*;
 use crate::control::NoControl;
-use crate::engine::testing::{exact, pool, StopAt};
+use crate::engine::testing::{exact, pool, Deadline, StopAt};
 use crate::engine::Sequence;
+use std::time::{Duration, Instant};
 
 fn sparse_with(code: &str, n: u64, opts: SparseOptions) -> Sequence<TakeAndBreakSparse> {
     let rule = TakeAndBreak::parse(code).unwrap();
@@ -411,6 +412,28 @@ fn interrupted_and_resumed() {
     assert_eq!(got[..], want[..got.len()]);
     s.extend(4000, &NoControl).unwrap();
     assert_eq!(s.values().to_vec(), want);
+}
+
+/// Interrupted with other threads, the run stops within a second (its helpers with it: the
+/// call returns) and keeps exact values (one thread's, which the tests above hold to the exact
+/// engine's), at every thread count.
+#[test]
+fn interrupted_with_threads() {
+    let n = 1 << 22;
+    for k in [2, 3, 4] {
+        let rule = TakeAndBreak::parse("0.354").unwrap();
+        let mut s = Sequence::new(TakeAndBreakSparse::new(rule).unwrap());
+        let start = Instant::now();
+        let stop = Deadline(start + Duration::from_millis(100));
+        let r = pool(k).install(|| s.extend(n, &stop));
+        let took = start.elapsed();
+        assert_eq!(r, Err(Error::Interrupted), "{k} threads");
+        assert!(took < Duration::from_millis(1100), "{k} threads: {took:?}");
+        let got = s.values().to_vec();
+        assert!(got.len() < n as usize, "{k} threads");
+        let want = pool(1).install(|| sparse_with("0.354", got.len() as u64, eager()));
+        assert_eq!(got, want.values().to_vec(), "{k} threads");
+    }
 }
 
 /// Long runs against the exact engine and published periods. Minutes in a debug build:

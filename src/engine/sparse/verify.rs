@@ -120,7 +120,7 @@ impl TakeAndBreakSparse {
                 })?;
         }
         g.extend_from_slice(&pred[g.len()..n]);
-        let r = self.run_block(g, b);
+        let r = self.run_block(g, b, None);
         let wrong = g[n..]
             .iter()
             .zip(&pred[n..])
