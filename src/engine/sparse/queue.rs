@@ -111,6 +111,45 @@ impl<T> Shared<T> {
     }
 }
 
+/// Set when a thread of a block unwinds (a panic: a bug), so that the others stop waiting for
+/// work it will never finish: each wait of the block checks it and panics in turn, so every
+/// thread leaves the block (the crew raises the first panic) instead of one waiting forever.
+pub(super) struct Broken(Padded<AtomicBool>);
+
+impl Broken {
+    pub(super) fn new() -> Self {
+        Broken(Padded(AtomicBool::new(false)))
+    }
+
+    /// Panics when another thread of the block has.
+    #[inline]
+    pub(super) fn check(&self) {
+        if self.0.load(Ordering::Relaxed) {
+            panic!("another thread of the block panicked");
+        }
+    }
+
+    /// A guard that sets the flag (and closes `queue`, whose confirmers wait for it) if its
+    /// thread unwinds while it is alive.
+    pub(super) fn guard<'a>(&'a self, queue: Option<&'a Queue>) -> BrokenGuard<'a> {
+        BrokenGuard(self, queue)
+    }
+}
+
+/// See [`Broken::guard`].
+pub(super) struct BrokenGuard<'a>(&'a Broken, Option<&'a Queue>);
+
+impl Drop for BrokenGuard<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0 .0.store(true, Ordering::Relaxed);
+            if let Some(q) = self.1 {
+                q.close();
+            }
+        }
+    }
+}
+
 /// The sub-blocks whose splits reaching far back into the block (a rare part below the block,
 /// the other part at least `SparseOptions::ahead` heaps behind the sub-block) the confirming
 /// threads flag ahead of the sequential part, so that one thread does not do them all. Task `t` is
@@ -162,8 +201,8 @@ impl Ahead {
 
     /// For the producer at sub-block `t` (tasks below `t` are all taken): true when it took
     /// task `t` itself (it is available: the producer wrote what it reads), false when another
-    /// thread did, in which case this waits until that thread is done.
-    pub(super) fn take_or_wait(&self, t: usize) -> bool {
+    /// thread did, in which case this waits until that thread is done (or `broken`).
+    pub(super) fn take_or_wait(&self, t: usize, broken: &Broken) -> bool {
         if self
             .next
             .compare_exchange(t, t + 1, Ordering::AcqRel, Ordering::Acquire)
@@ -173,6 +212,7 @@ impl Ahead {
         }
         let mut backoff = Backoff::new();
         while !self.done[t].load(Ordering::Acquire) {
+            broken.check();
             backoff.snooze();
         }
         false

@@ -5,7 +5,7 @@ use super::block::{Ctx, Sink};
 use super::classes::{flag_stride, words_for, Classes};
 use super::crew::Crew;
 use super::mask::bits_for;
-use super::queue::{Ahead, Backoff, Padded, Queue, Shared};
+use super::queue::{Ahead, Backoff, Broken, Padded, Queue, Shared};
 use super::stats::ticks;
 use super::{
     Pending, SparseStats, TakeAndBreakSparse, FLAGS_PER_TASK, HEAP_COST, LONELY_BLOCKS, MIN_BLOCK,
@@ -145,6 +145,8 @@ impl TakeAndBreakSparse {
         let start_t = Padded(AtomicU64::new(0));
         let start_t = &start_t;
         let confirm = move |ps: &mut [Pending]| {
+            #[cfg(test)]
+            fault::hit(fault::CONFIRM);
             let t = ticks();
             for p in ps {
                 // SAFETY: a pending heap is published after every value below it was written.
@@ -173,6 +175,8 @@ impl TakeAndBreakSparse {
         let task_done: Vec<AtomicBool> = (0..tasks).map(|_| AtomicBool::new(false)).collect();
         let task_stats = Padded(Mutex::new(SparseStats::default()));
         let (next_task, task_done, task_stats) = (&next_task, &task_done[..], &task_stats);
+        let broken = Broken::new();
+        let broken = &broken;
         let claim_part1 = move || {
             let t = next_task.fetch_add(1, Ordering::Relaxed);
             (t < tasks).then_some(t)
@@ -189,6 +193,8 @@ impl TakeAndBreakSparse {
                     flags_sh.slice_mut(i0 * stride, i1 * stride),
                 )
             };
+            #[cfg(test)]
+            fault::hit(fault::PART1);
             let st = cx.parallel(gv, i0, set, row, fl);
             let mut total = task_stats.lock().unwrap_or_else(|e| e.into_inner());
             *total = total.add(st);
@@ -202,9 +208,12 @@ impl TakeAndBreakSparse {
             for done in &task_done[..tasks.min(k1.div_ceil(chunk))] {
                 let mut backoff = Backoff::new();
                 while !done.load(Ordering::Acquire) {
+                    broken.check();
                     backoff.snooze();
                 }
             }
+            #[cfg(test)]
+            fault::hit(fault::AHEAD);
             let s1 = k0 - lag;
             // SAFETY: the values below n0 + s1 are written (the task is available) and no
             // longer change; the flags of sub-block t are this task's alone until it is done
@@ -222,6 +231,7 @@ impl TakeAndBreakSparse {
         let other_work = move || ahead.is_some_and(|a| a.ready());
         let spawned = ticks();
         let helper = move || {
+            let _broken = broken.guard(None);
             start_t.fetch_add(ticks().wrapping_sub(spawned), Ordering::Relaxed);
             while let Some(t) = claim_part1() {
                 run_part1(t);
@@ -243,6 +253,8 @@ impl TakeAndBreakSparse {
             }
         };
         let mut main = || {
+            // A panic here closes the queue and lets the helpers' waits end (`Broken`).
+            let _broken = broken.guard(Some(queue));
             let (mut filled, mut published) = (0, 0);
             let mut k0 = 0;
             let mut stop = false;
@@ -260,6 +272,7 @@ impl TakeAndBreakSparse {
                         main_part1.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
                     } else {
                         let start = ticks();
+                        broken.check();
                         backoff.snooze();
                         wait_t += ticks().wrapping_sub(start);
                     }
@@ -269,7 +282,7 @@ impl TakeAndBreakSparse {
                     let from = match ahead {
                         Some(a) if t >= first_ahead => {
                             let start = ticks();
-                            if a.take_or_wait(t) {
+                            if a.take_or_wait(t, broken) {
                                 run_ahead(t);
                             } else {
                                 wait_t += ticks().wrapping_sub(start);
@@ -284,6 +297,8 @@ impl TakeAndBreakSparse {
                         unsafe { (shared.prefix(n0 + k0), flags_sh.slice_mut(0, k1 * stride)) };
                     stats.rare_pairs += cx.inner_scatter(gv, k0, k1, from, &new_rare, flags);
                 }
+                #[cfg(test)]
+                fault::hit(fault::SEQUENTIAL);
                 for i in k0..k1 {
                     // SAFETY: as above, heap i's flags, set and rows (those up to its own) are no
                     // other task's: part 1 is done with them.
@@ -524,6 +539,8 @@ fn part1_on_crew<T: Val>(
             if t >= tasks {
                 break;
             }
+            #[cfg(test)]
+            fault::hit(fault::PART1);
             let (i0, i1) = (t * chunk, ((t + 1) * chunk).min(b));
             // SAFETY: task t is claimed once, and its heaps' sets, rows and flags are its own.
             let (set, row, fl) = unsafe {
@@ -540,4 +557,32 @@ fn part1_on_crew<T: Val>(
     };
     crew.run(&work, work);
     total.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Tests make a part of a block panic (a bug's stand-in) on the threads of a pool whose names
+/// start with "fault", to check that every thread then leaves the block.
+#[cfg(test)]
+pub(super) mod fault {
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    pub(in crate::engine::sparse) const PART1: u32 = 1;
+    pub(in crate::engine::sparse) const AHEAD: u32 = 2;
+    pub(in crate::engine::sparse) const CONFIRM: u32 = 3;
+    pub(in crate::engine::sparse) const SEQUENTIAL: u32 = 4;
+    /// The site that panics (0: none).
+    pub(in crate::engine::sparse) static AT: AtomicU32 = AtomicU32::new(0);
+    /// Hits of the site let pass first (so that the fault lands in the middle of a run).
+    pub(in crate::engine::sparse) static SKIP: AtomicU32 = AtomicU32::new(0);
+
+    pub(in crate::engine::sparse) fn hit(site: u32) {
+        let named = || {
+            std::thread::current()
+                .name()
+                .is_some_and(|n| n.starts_with("fault"))
+        };
+        let skip = || SKIP.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |k| k.checked_sub(1));
+        if AT.load(Ordering::Relaxed) == site && named() && skip().is_err() {
+            panic!("a fault injected at site {site}");
+        }
+    }
 }

@@ -436,6 +436,44 @@ fn interrupted_with_threads() {
     }
 }
 
+/// A panic in any part of a block run on two threads (a bug's stand-in, injected in tests only)
+/// reaches the caller as a panic, whichever thread it hit: the others stop waiting for the work
+/// it left undone (`queue::Broken`) instead of the run hanging.
+#[test]
+fn a_panic_in_a_block_ends_the_run() {
+    use super::run::fault;
+    use std::sync::atomic::Ordering;
+    let sites = [
+        fault::PART1,
+        fault::AHEAD,
+        fault::CONFIRM,
+        fault::SEQUENTIAL,
+    ];
+    for (site, skip) in sites.into_iter().flat_map(|s| [(s, 0), (s, 50), (s, 400)]) {
+        fault::SKIP.store(skip, Ordering::Relaxed);
+        fault::AT.store(site, Ordering::Relaxed);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .thread_name(|i| format!("fault-{i}"))
+                .build()
+                .unwrap();
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pool.install(|| sparse_with("0.354", 1 << 22, SparseOptions::default()))
+            }));
+            tx.send(r.is_err()).ok();
+        });
+        let got = rx.recv_timeout(Duration::from_secs(30));
+        fault::AT.store(0, Ordering::Relaxed);
+        assert_eq!(
+            got,
+            Ok(true),
+            "site {site} after {skip}: a timeout is a run that hung, Ok(false) one the fault missed"
+        );
+    }
+}
+
 /// Long runs against the exact engine and published periods. Minutes in a debug build:
 /// `cargo test --release -- --ignored`.
 #[test]
