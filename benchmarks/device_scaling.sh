@@ -36,8 +36,11 @@ cat "$OUT/machine.txt"
 part() {  # part SECONDS NAME COMMAND...: one part under its own limit; a failure is said, not fatal
     local limit="$1" name="$2"; shift 2
     echo "== $name (limit ${limit} s) $(date +%T)"
-    timeout "$limit" "$@"; local rc=$?
+    timeout -k 5 "$limit" "$@"; local rc=$?
     [ "$rc" = 0 ] || echo "== $name: exit $rc"
+    # A search cut short must not run on beside the next part's timings.
+    pkill -f board_parallel_bench; pkill -f sparse_bench; sleep 1
+    return 0
 }
 # The 16-core target (Grundy's game to 2^26: 16 threads at least 10x one), then the board search.
 part 240 "$BIG" python3 benchmarks/scaling.py $BIG --pin --threads "${THREADS[@]}" --no-stages \
