@@ -206,6 +206,12 @@ def test_a_board_with_a_checkpoint_resumes_sitting_after_sitting_until_solved(tm
     assert 0 < seen[-1][4] <= 4 * seen[-1][2]  # one thread: no more CPU than its wall time (and the file reads)
     assert df.value[0] == fresh(board[0])
     assert not ck.exists()  # removed once solved
+    # The command that computes the row again says to resume: its budget is the last sitting's.
+    assert df.command[0].endswith("--budget 0.25 --threads 1 --checkpoints atlas-checkpoints")
+    page = tmp_path / "a.md"
+    results_markdown(path, page)
+    again = load_atlas(page)
+    assert again.sittings[0] == len(seen) and again.command[0] == df.command[0]
     # Solved: not searched again, checkpoints or not.
     assert atlas(board, budget=0.25, store=path, progress=False, checkpoints=folder).attrs["computed"] == 0
 

@@ -423,8 +423,18 @@ def _row(r: dict[str, Any]) -> dict[str, Any] | None:
         "machine": extra.get("machine"),
         "commit": extra.get("commit"),
         "date": extra.get("date"),
-        "command": extra.get("command"),
+        "command": _resumed(extra.get("command"), extra.get("sittings", 1)),
     }
+
+
+def _resumed(command: str | None, sittings: int) -> str | None:
+    """A row's command, with ``--checkpoints`` where the row took several sittings.
+
+    Its budget is the last sitting's: the command is run again, resuming, until the board is solved.
+    """
+    if command and sittings > 1 and "--checkpoints" not in command:
+        return f"{command} --checkpoints atlas-checkpoints"
+    return command
 
 
 def _rows(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -65,8 +65,8 @@ def load_atlas(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 
 # -- the results page -----------------------------------------------------------------------------
-_SHOWN = ["board", "value", "published", "checked", "status", "nodes", "seconds", "cpu_seconds", "threads",
-          "machine", "commit", "date", "command"]  # fmt: skip
+_SHOWN = ["board", "value", "published", "checked", "status", "nodes", "seconds", "cpu_seconds", "sittings",
+          "threads", "machine", "commit", "date", "command"]  # fmt: skip
 
 
 def _cell(c: str, v: Any) -> str:
@@ -158,6 +158,7 @@ def _read_markdown(path: Path) -> pd.DataFrame:
             "command": d["command"].strip("`") or None,
             "progress": d["status"].partition(":")[2].strip() or None,
             "cpu_seconds": float(d["cpu_seconds"]) if d.get("cpu_seconds") else None,
+            "sittings": int(d["sittings"]) if d["sittings"] else 1,
         }
         rows += _rows([{
             "status": d["status"].split(":")[0].strip(),
@@ -196,11 +197,14 @@ game and number of rows, and one of its square boards; the columns:
   of the process while it searched, all its threads (a one-thread search that shared the machine
   or was paused took less than its wall time; blank in rows from before this column). All three over
   every sitting of a board that ran with `--checkpoints` and resumed from its checkpoint;
-  **threads**: the threads it had;
+  **sittings**: how many runs that took (one for a board never resumed); **threads**: the threads
+  it had;
 - **machine**: cores and CPU model; **commit**: the grundy commit (`-dirty`: with changes to the
   code not committed); **date**: when the row was computed (UTC);
 - **command**: the command that computes this row again (into `atlas.sqlite` in the folder it runs
-  in; a store that holds the row solved does not search it again).
+  in; a store that holds the row solved does not search it again). For a row of several sittings
+  its budget is the last sitting's, with `--checkpoints`: run it again, each run resuming the last,
+  until the board is solved.
 
 A board that ran out of its budget is kept as such, and runs again only with a larger budget: the
 same command with `--budget` raised (and the same `--store`) searches only the boards that are not
