@@ -262,8 +262,11 @@ def _summary(df: pd.DataFrame) -> list[str]:
         alone = solved[~solved.checked.fillna(False) & solved.published.isna()]
         text = f"- **{game} {rows} x n**: solved for n = {_ranges(solved.cols.tolist()) or 'none'}"
         if len(out):
-            stops = zip(out.cols, out.budget, strict=True)
-            text += "; out of budget: " + ", ".join(f"n = {c} ({b:g} s)" for c, b in stops)
+            # The seconds searched, over every sitting (a row's budget is its last sitting's).
+            stops = zip(out.cols, out.seconds, out.sittings, strict=True)
+            text += "; out of budget: " + ", ".join(
+                f"n = {c} ({s:,.0f} s{f' in {k} sittings' if k > 1 else ''})" for c, s, k in stops
+            )
         text += f". Second method: n = {_ranges(checked.cols.tolist()) or 'none'}"
         if len(published):
             bad = published[~published.agrees.fillna(True)]
