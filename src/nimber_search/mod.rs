@@ -83,8 +83,7 @@ const MIN_BUDGET: u64 = table::MIN_BYTES;
 
 /// Nodes searched between two looks at the clock.
 const POLL_NODES: u64 = 1 << 12;
-/// Nodes searched between two looks at the stop flag of a parallel search (and at the root
-/// questions the other threads answered).
+/// Nodes searched between two looks at the stop flag of a parallel search.
 const HALT_NODES: u64 = 1 << 6;
 /// The fewest nodes an option of a marked node takes for a thread of a parallel search to read
 /// the table for the node again after it: the others seldom settle a node meanwhile (Cram 5x8:
@@ -194,9 +193,6 @@ pub struct Search<'a, B: Board + ?Sized> {
     policy: Policy,
     /// Where the search reports the root's progress ([`Search::watch`]).
     hook: progress::Hook,
-    /// On a thread of a parallel search: where it stands in the root's questions (see
-    /// [`Search::exact_root`]).
-    root_ask: parallel::AtRoot,
 }
 
 impl<'a, B: Board + ?Sized> Search<'a, B> {
@@ -244,7 +240,6 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             limit: race::Limit::default(),
             policy: Policy::default(),
             hook: progress::Hook::new(),
-            root_ask: parallel::AtRoot::default(),
         })
     }
 
@@ -310,7 +305,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         let mut r = Ok(());
         for &c in &nb.parts {
             self.hook.set_root(c.cells);
-            match self.exact_root(c, &mut poll) {
+            match self.exact(c, &mut poll) {
                 Ok(x) => v ^= x,
                 Err(e) => {
                     r = Err(e);
@@ -479,7 +474,7 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             return Err(self.limit.stop());
         }
         if let Some(team) = self.team {
-            if self.nodes % HALT_NODES == 0 && self.halted(team) {
+            if self.nodes % HALT_NODES == 0 && team.stopped() {
                 return Err(Error::Interrupted);
             }
         }

@@ -37,7 +37,6 @@
 use super::{Part, Search};
 use crate::board::Board;
 use crate::control::Control;
-use crate::control::Poller;
 use crate::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -80,19 +79,6 @@ pub(super) struct Team {
     finished: AtomicU64,
     /// Threads still running.
     running: AtomicUsize,
-    /// Questions of the root answered by the threads so far (each adds its own).
-    answers: AtomicU64,
-}
-
-/// Where a thread of a parallel search stands in the root's questions.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct AtRoot {
-    /// The root's question this thread asks now: the component and the set.
-    now: Option<(Part, u128)>,
-    /// [`Team::answers`] when this thread last looked at it.
-    seen: u64,
-    /// Set with the `Interrupted` of a thread that leaves a root question another answered.
-    left: bool,
 }
 
 /// The counter of key `key` among `2^MARK_BITS`.
@@ -112,7 +98,6 @@ impl Team {
             nodes: AtomicU64::new(0),
             finished: AtomicU64::new(0),
             running: AtomicUsize::new(threads),
-            answers: AtomicU64::new(0),
         }
     }
 
@@ -178,64 +163,6 @@ impl Control for Flag<'_> {
 }
 
 impl<'a, B: Board + ?Sized> Search<'a, B> {
-    /// G(c) for a component `c` of the position asked about: [`Search::exact`], but on a
-    /// thread of a parallel search, a root question "is G(c) = k?" that another thread has
-    /// answered meanwhile is left at once (the table has the answer), not searched on to the
-    /// end: when G(c) > k, two threads may each be in an option of value k of the root (Cram
-    /// 5 x 9, "is G = 0?"), and the one that finds it last has nothing left to learn.
-    pub(super) fn exact_root(&mut self, c: Part, poll: &mut Poller) -> Result<u32> {
-        let Some(team) = self.team else {
-            return self.exact(c, poll);
-        };
-        for k in 0..128 {
-            if let Some(p) = self.profile.as_deref_mut() {
-                p.root_question = k;
-            }
-            self.root_ask.now = Some((c, 1 << k));
-            self.root_ask.seen = team.answers.load(Ordering::Acquire);
-            let r = loop {
-                match self.in_set(c, 1 << k, poll) {
-                    // Another thread answered it: asked again, the table tells (or, were the
-                    // answer pushed out meanwhile, the search takes it up again).
-                    Err(Error::Interrupted) if std::mem::take(&mut self.root_ask.left) => {
-                        if let Some(p) = self.profile.as_deref_mut() {
-                            p.root_left += 1;
-                        }
-                    }
-                    r => break r,
-                }
-            };
-            self.root_ask.now = None;
-            let r = r?;
-            // Release: the answer is in the table before the count tells the others to look.
-            team.answers.fetch_add(1, Ordering::Release);
-            if let Some(v) = r {
-                return Ok(v);
-            }
-        }
-        Err(super::too_large())
-    }
-
-    /// Whether a thread of a parallel search must stop: the threads are stopped, or another
-    /// thread answered the root question this one is in (then [`AtRoot::left`] is set).
-    #[inline]
-    pub(super) fn halted(&mut self, team: &Team) -> bool {
-        if team.stopped() {
-            return true;
-        }
-        let answers = team.answers.load(Ordering::Acquire);
-        if answers == self.root_ask.seen {
-            return false;
-        }
-        self.root_ask.seen = answers;
-        let left = self
-            .root_ask
-            .now
-            .is_some_and(|(c, set)| self.answered(c, set).is_some());
-        self.root_ask.left = left;
-        left
-    }
-
     /// As [`Search::value`], on the threads of `pool` (rayon's global pool when `None`).
     ///
     /// A position whose largest component is smaller than `split.min_cells`, or a pool of one
@@ -400,7 +327,6 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
             },
             policy: self.policy,
             hook: self.hook.for_thread(first),
-            root_ask: AtRoot::default(),
         }
     }
 }
@@ -644,47 +570,6 @@ mod tests {
             let got = s.value_threads(small.empty(), &stop_never(), Some(&pool), Split::default());
             assert_eq!(got, Ok(0));
         }
-    }
-
-    /// A thread leaves the root question it is in once another thread's answer to it is in
-    /// the table, and only then: not for an answer counted that the table does not hold, nor
-    /// for an answer to another question.
-    #[test]
-    fn a_root_question_another_thread_answered_is_left() {
-        let cram = Cram::new(4, 5).unwrap();
-        let search = Search::new(&cram, 1 << 20).unwrap();
-        let team = Team::new(Split::default(), 2);
-        let mut w = search.worker(&team, false);
-        let mut parts = Vec::new();
-        w.parts_of(cram.empty(), &mut Vec::new(), &mut parts);
-        let c = parts[0];
-        let answer = |team: &Team| team.answers.fetch_add(1, Ordering::Release);
-        // "Is G = 0?" (G is 2).
-        w.root_ask.now = Some((c, 1));
-        assert!(!w.halted(&team));
-        answer(&team);
-        assert!(!w.halted(&team), "counted, but not in the table");
-        // Another thread's answer: G is not 0.
-        let cost = search.policy.cost(c.size, 1000);
-        search.table_for(c.size).store_not(c.key, 1, cost);
-        assert!(!w.halted(&team), "in the table, but not counted yet");
-        answer(&team);
-        assert!(w.halted(&team) && w.root_ask.left);
-        // "Is G = 1?": not answered.
-        w.root_ask = AtRoot {
-            now: Some((c, 2)),
-            left: false,
-            ..w.root_ask
-        };
-        answer(&team);
-        assert!(!w.halted(&team) && !w.root_ask.left);
-        // Stopped threads stop whatever the question.
-        team.stop.store(true, Ordering::Relaxed);
-        assert!(w.halted(&team) && !w.root_ask.left);
-        // One thread: the search answers as before, and leaves nothing.
-        let mut one = Search::new(&cram, 1 << 20).unwrap().with_profile();
-        assert_eq!(one.value(cram.empty(), &NoControl), Ok(2));
-        assert_eq!(one.profile().unwrap().root_left, 0);
     }
 
     fn stop_never() -> Deadline {

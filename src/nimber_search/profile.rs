@@ -34,9 +34,6 @@ pub struct Profile {
     pub race_deepen: u64,
     /// Nodes of the attempts stopped by their budget.
     pub race_spent: u64,
-    /// Questions of the root a thread of a parallel search left unfinished because another
-    /// thread had answered them.
-    pub root_left: u64,
     /// Each of the root's options that a question of the root searched (those the tables
     /// settled when the root opened are left out), in the order they were asked.
     pub root: Vec<RootAsk>,
@@ -128,7 +125,6 @@ impl Profile {
         self.race_set += other.race_set;
         self.race_deepen += other.race_deepen;
         self.race_spent += other.race_spent;
-        self.root_left += other.root_left;
         self.root.extend(other.root.iter().cloned());
     }
 }
@@ -155,13 +151,6 @@ impl std::fmt::Display for Profile {
             "  races {}: won by the set question {}, by deepening {}; nodes of stopped attempts {}",
             self.races, self.race_set, self.race_deepen, self.race_spent
         )?;
-        if self.root_left > 0 {
-            writeln!(
-                f,
-                "  root questions left to another thread's answer: {}",
-                self.root_left
-            )?;
-        }
         row(f, "by root question k", &self.by_root_question)?;
         row(f, "by largest candidate", &self.by_largest)?;
         row(f, "by candidates", &self.by_candidates)?;
