@@ -5,7 +5,9 @@ Runs ``benches/board_parallel_bench.rs`` on each board, the thread counts one af
 alike), and prints per board and thread count the median wall time, the median CPU time of the
 process, the speed-up over the first thread count, and the nodes searched (median, and the
 spread) with their ratio to the first count's, and the CPU time per node. Times depend on the
-load (and two threads' nodes a little): the load average is printed before and after.
+load (and two threads' nodes a little): the load average is printed before and after, with
+``scaling.calibrate``'s ratio of two fixed loops on two processes to one (2.00 when both cores
+are free).
 
 Usage (from the repository root; the bench is built first, by ``rust_bench.py``)::
 
@@ -30,6 +32,7 @@ import subprocess
 import sys
 
 from rust_bench import load_average
+from scaling import calibrate
 
 #: The board_parallel_bench executable: $BOARD_PARALLEL_BENCH, else built by rust_bench.py in main().
 BENCH = os.environ.get("BOARD_PARALLEL_BENCH", "")
@@ -66,7 +69,7 @@ def main() -> None:
         from rust_bench import executable
 
         BENCH = executable("board_parallel_bench")
-    print(f"load average before: {load_average()}")
+    print(f"load average before: {load_average()}, fixed-loop calibration {calibrate():.2f} (2.00: two idle cores)")
     print(
         "| Cram | threads | time (median) | CPU (median) | speed-up | nodes (median) | nodes spread | nodes ratio "
         "| CPU per node (median) |"
@@ -99,7 +102,7 @@ def main() -> None:
                 f"{min(nodes):,} to {max(nodes):,} | {n / n0:.3f} | {per:,.0f} ns |"
             )
         sys.stdout.flush()
-    print(f"load average after: {load_average()}")
+    print(f"load average after: {load_average()}, fixed-loop calibration {calibrate():.2f}")
 
 
 if __name__ == "__main__":
