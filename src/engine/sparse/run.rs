@@ -227,6 +227,8 @@ impl TakeAndBreakSparse {
         let mut main = || {
             // A panic here closes the queue and lets the helpers' waits end (`Broken`).
             let _broken = broken.guard(Some(queue));
+            #[cfg(test)]
+            fault::BLOCKS.set(true);
             let (mut filled, mut published) = (0, 0);
             let mut k0 = 0;
             let mut stop = false;
@@ -570,16 +572,24 @@ impl<'a> Part1<'a> {
 /// start with "fault", to check that every thread then leaves the block.
 #[cfg(test)]
 pub(super) mod fault {
-    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
     pub(in crate::engine::sparse) const PART1: u32 = 1;
     pub(in crate::engine::sparse) const AHEAD: u32 = 2;
     pub(in crate::engine::sparse) const CONFIRM: u32 = 3;
     pub(in crate::engine::sparse) const SEQUENTIAL: u32 = 4;
-    /// The site that panics (0: none).
+    /// The site that panics (0: none), once.
     pub(in crate::engine::sparse) static AT: AtomicU32 = AtomicU32::new(0);
     /// Hits of the site let pass first (so that the fault lands in the middle of a run).
     pub(in crate::engine::sparse) static SKIP: AtomicU32 = AtomicU32::new(0);
+    /// Whether the fault spares the threads that ran a block's sequential part (`BLOCKS`), so
+    /// that it hits a helper while the block's thread waits for it.
+    pub(in crate::engine::sparse) static SPARE_BLOCKS: AtomicBool = AtomicBool::new(false);
+
+    thread_local! {
+        pub(in crate::engine::sparse) static BLOCKS: Cell<bool> = const { Cell::new(false) };
+    }
 
     pub(in crate::engine::sparse) fn hit(site: u32) {
         let named = || {
@@ -588,7 +598,15 @@ pub(super) mod fault {
                 .is_some_and(|n| n.starts_with("fault"))
         };
         let skip = || SKIP.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |k| k.checked_sub(1));
-        if AT.load(Ordering::Relaxed) == site && named() && skip().is_err() {
+        // Once: the other threads must leave through `queue::Broken`, not a fault of their own.
+        let once = || AT.compare_exchange(site, 0, Ordering::Relaxed, Ordering::Relaxed);
+        let spared = || SPARE_BLOCKS.load(Ordering::Relaxed) && BLOCKS.get();
+        if AT.load(Ordering::Relaxed) == site
+            && named()
+            && !spared()
+            && skip().is_err()
+            && once().is_ok()
+        {
             panic!("a fault injected at site {site}");
         }
     }
