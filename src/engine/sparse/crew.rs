@@ -47,8 +47,23 @@ pub(super) struct Crew {
     /// Helpers that park until the next job.
     sleepers: AtomicUsize,
     parked: Mutex<Vec<Thread>>,
-    /// The first panic of a helper in the current job, raised again on the thread of `run`.
+    /// The first panic of a helper in the current job (other than an [`echo`]), raised again
+    /// on the thread of `run`.
     panic: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+/// The payload of [`echo`].
+const ECHO: &str = "another thread of the block panicked";
+
+/// Leaves a job because another thread of it panicked (see `queue::Broken`), without a message
+/// of its own (no panic hook): [`Crew::run`] raises that thread's panic instead, so the caller
+/// sees the panic that caused the others.
+pub(super) fn echo() -> ! {
+    resume_unwind(Box::new(ECHO))
+}
+
+fn is_echo(p: &(dyn Any + Send)) -> bool {
+    p.downcast_ref::<&str>().is_some_and(|s| *s == ECHO)
 }
 
 fn lock<X>(m: &Mutex<X>) -> std::sync::MutexGuard<'_, X> {
@@ -156,7 +171,10 @@ impl Crew {
                 // no helper runs it before `f`'s referent may go away.
                 let r = catch_unwind(AssertUnwindSafe(|| unsafe { (*f)() }));
                 if let Err(p) = r {
-                    lock(&self.panic).get_or_insert(p);
+                    let mut first = lock(&self.panic);
+                    if first.as_deref().is_none_or(is_echo) {
+                        *first = Some(p);
+                    }
                 }
             }
             self.state.fetch_sub(1, Ordering::SeqCst);
@@ -165,7 +183,8 @@ impl Crew {
 
     /// Runs `job` on the helpers that come to it while this thread runs `main`; returns once
     /// those are done. `job` must leave nothing undone that `main` needs: a helper may not
-    /// come. A panic of a helper is raised again here (after the others are done).
+    /// come. A panic is raised again here once the helpers are done: `main`'s own, or else
+    /// the first of a helper (also where `main` left by an [`echo`] of it).
     pub(super) fn run<R>(&self, job: &(dyn Fn() + Sync), main: impl FnOnce() -> R) -> R {
         /// Closes the job and waits for the helpers that joined it, also when `main` unwinds:
         /// they may still use `job`.
@@ -191,12 +210,13 @@ impl Crew {
         self.state
             .store((gen << GEN_SHIFT) | OPEN, Ordering::SeqCst);
         self.wake();
-        let r = main();
+        let r = catch_unwind(AssertUnwindSafe(main));
         drop(wait);
-        if let Some(p) = lock(&self.panic).take() {
-            resume_unwind(p);
+        match (r, lock(&self.panic).take()) {
+            (Ok(r), None) => r,
+            (Err(p), Some(first)) if is_echo(&*p) => resume_unwind(first),
+            (Err(p), _) | (Ok(_), Some(p)) => resume_unwind(p),
         }
-        r
     }
 }
 
@@ -289,8 +309,8 @@ mod tests {
         });
     }
 
-    /// A helper's panic reaches the thread of the blocks once the job is over, and the crew
-    /// goes on (and closes) after it.
+    /// A helper's panic reaches the thread of the blocks once the job is over, with its own
+    /// payload, and the crew goes on (and closes) after it.
     #[test]
     fn a_helpers_panic_is_raised_in_run() {
         pool(2).install(|| {
@@ -304,7 +324,22 @@ mod tests {
                 let r = catch_unwind(AssertUnwindSafe(|| {
                     crew.run(&job, || assert!(until(|| came.load(Ordering::SeqCst))))
                 }));
-                assert!(r.is_err());
+                assert_eq!(r.unwrap_err().downcast_ref::<&str>(), Some(&"helper"));
+                // Where the thread of `run` left by an echo of it, the helper's panic still
+                // reaches the caller; its own panic goes before a helper's.
+                for (main_echoes, want) in [(true, "helper"), (false, "main")] {
+                    came.store(false, Ordering::SeqCst);
+                    let r = catch_unwind(AssertUnwindSafe(|| {
+                        crew.run(&job, || {
+                            assert!(until(|| came.load(Ordering::SeqCst)));
+                            if main_echoes {
+                                echo()
+                            }
+                            panic!("main")
+                        })
+                    }));
+                    assert_eq!(r.unwrap_err().downcast_ref::<&str>(), Some(&want));
+                }
                 let calls = AtomicUsize::new(0);
                 let job = || {
                     calls.fetch_add(1, Ordering::SeqCst);

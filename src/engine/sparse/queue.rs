@@ -112,8 +112,9 @@ impl<T> Shared<T> {
 }
 
 /// Set when a thread of a block unwinds (a panic: a bug), so that the others stop waiting for
-/// work it will never finish: each wait of the block checks it and panics in turn, so every
-/// thread leaves the block (the crew raises the first panic) instead of one waiting forever.
+/// work it will never finish: each wait of the block checks it and leaves in turn (`crew::echo`),
+/// so every thread leaves the block (the crew raises the first panic, with its own message)
+/// instead of one waiting forever.
 pub(super) struct Broken(Padded<AtomicBool>);
 
 impl Broken {
@@ -125,7 +126,7 @@ impl Broken {
     #[inline]
     pub(super) fn check(&self) {
         if self.0.load(Ordering::Relaxed) {
-            panic!("another thread of the block panicked");
+            super::crew::echo();
         }
     }
 

@@ -53,7 +53,6 @@ impl TakeAndBreakSparse {
         }
         let (sets_all, flags_all) = (&mut buf.sets[..b * words], &mut buf.flags[..b * stride]);
         let sums_all = &mut buf.sums[..(dmax + b) * words];
-        let (sums_before, sums_block) = sums_all.split_at_mut(dmax * words);
 
         // 1. In parallel: the options whose parts are all below n0.
         let win = self.window_for(bits);
@@ -88,24 +87,26 @@ impl TakeAndBreakSparse {
         // are done, helping with the rest while it waits (no barrier, no thread idle at its
         // end). A task flagging ahead waits for the part-1 tasks of its sub-block.
         let overlap = helpers > 0 && !self.dense && b >= 2 * chunk;
-        let mut stats = if overlap {
-            SparseStats::default()
-        } else if let Some(c) = crew.filter(|_| b >= 2 * chunk) {
-            part1_on_crew(c, &cx, gs, chunk, stride, sets_all, sums_block, flags_all)
-        } else if b >= 2 * chunk {
-            sets_all
-                .par_chunks_mut(chunk * words)
-                .zip(sums_block.par_chunks_mut(chunk * words))
-                .zip(flags_all.par_chunks_mut(chunk * stride))
-                .enumerate()
-                .map(|(c, ((s, d), fl))| cx.parallel(gs, c * chunk, s, d, fl))
-                .reduce(SparseStats::default, SparseStats::add)
-        } else {
-            cx.parallel(gs, 0, sets_all, sums_block, flags_all)
-        };
+        let mut stats = SparseStats::default();
         if !self.dense {
             // The rows of the heaps just before the block, which its first heaps' shifts read.
-            stats.rare_pairs += cx.sums_before(gs, sums_before);
+            stats.rare_pairs += cx.sums_before(gs, &mut sums_all[..dmax * words]);
+        }
+        // One task for a block too small for two.
+        let chunk = if b >= 2 * chunk { chunk } else { b.max(1) };
+        let part1 = Part1::new(&cx, chunk, dmax, (sets_all, sums_all), (flags_all, stride));
+        let part1 = &part1;
+        match crew {
+            _ if overlap => {}
+            Some(c) if part1.tasks() > 1 => {
+                let work = || while part1.take(gs) {};
+                c.run(&work, work);
+            }
+            // Rayon's tasks: at one thread, or verifying beside other copies of the engine.
+            _ if part1.tasks() > 1 => (0..part1.tasks()).into_par_iter().for_each(|_| {
+                part1.take(gs);
+            }),
+            _ => while part1.take(gs) {},
         }
 
         let t1 = clock.elapsed();
@@ -130,8 +131,7 @@ impl TakeAndBreakSparse {
         let mut t2 = t1;
         let mut seq_ticks = 0u64;
         let mut main_done = 0u64;
-        let (sets_sh, sums_sh) = (Shared::new(sets_all), Shared::new(sums_all));
-        let (sets_sh, sums_sh) = (&sets_sh, &sums_sh);
+        let (sets_sh, sums_sh, flags_sh) = (&part1.sets, &part1.sums, &part1.flags);
         let (cx, queue, shared) = (&cx, &queue, &shared);
         // Time spent confirming and flagging ahead, on every thread, in ticks (for `ahead_auto`).
         let seq_start = ticks();
@@ -166,48 +166,22 @@ impl TakeAndBreakSparse {
             .flags_ahead(helpers > 0)
             .then(|| Ahead::new(b.div_ceil(sb), first_ahead));
         let ahead_pairs = Padded(AtomicU64::new(0));
-        let flags_sh = Shared::new(&mut flags_all[..]);
-        let (ahead, ahead_pairs, flags_sh) = (ahead.as_ref(), &ahead_pairs, &flags_sh);
-        // Part 1's tasks when it overlaps the sequential part: claimed in order, each marked
-        // done when its rows are written.
-        let tasks = if overlap { b.div_ceil(chunk) } else { 0 };
-        let (next_task, main_part1) = (Padded(AtomicUsize::new(0)), AtomicU64::new(0));
-        let task_done: Vec<AtomicBool> = (0..tasks).map(|_| AtomicBool::new(false)).collect();
-        let task_stats = Padded(Mutex::new(SparseStats::default()));
-        let (next_task, task_done, task_stats) = (&next_task, &task_done[..], &task_stats);
+        let (ahead, ahead_pairs) = (ahead.as_ref(), &ahead_pairs);
+        // Part 1's tasks when it overlaps the sequential part (none left otherwise).
+        let tasks = if overlap { part1.tasks() } else { 0 };
+        // SAFETY: the values below n0 no longer change.
+        let below = unsafe { shared.prefix(n0) };
+        let main_part1 = AtomicU64::new(0);
         let broken = Broken::new();
         let broken = &broken;
-        let claim_part1 = move || {
-            let t = next_task.fetch_add(1, Ordering::Relaxed);
-            (t < tasks).then_some(t)
-        };
-        let run_part1 = move |t: usize| {
-            let (i0, i1) = (t * chunk, ((t + 1) * chunk).min(b));
-            // SAFETY: a task is claimed once, and its rows are no one else's until it is marked
-            // done (the sequential part waits for that); the values below n0 no longer change.
-            let (gv, set, row, fl) = unsafe {
-                (
-                    shared.prefix(n0),
-                    sets_sh.slice_mut(i0 * words, i1 * words),
-                    sums_sh.slice_mut((dmax + i0) * words, (dmax + i1) * words),
-                    flags_sh.slice_mut(i0 * stride, i1 * stride),
-                )
-            };
-            #[cfg(test)]
-            fault::hit(fault::PART1);
-            let st = cx.parallel(gv, i0, set, row, fl);
-            let mut total = task_stats.lock().unwrap_or_else(|e| e.into_inner());
-            *total = total.add(st);
-            task_done[t].store(true, Ordering::Release);
-        };
         let run_ahead = move |t: usize| {
             let start = ticks();
             let (k0, k1) = (t * sb, ((t + 1) * sb).min(b));
             // Part 1 writes the sub-block's rows first (when it overlaps: every part-1 task is
             // claimed before a thread takes a task ahead, so this only waits for running ones).
-            for done in &task_done[..tasks.min(k1.div_ceil(chunk))] {
+            for t in 0..tasks.min(k1.div_ceil(chunk)) {
                 let mut backoff = Backoff::new();
-                while !done.load(Ordering::Acquire) {
+                while !part1.is_done(t) {
                     broken.check();
                     backoff.snooze();
                 }
@@ -233,9 +207,7 @@ impl TakeAndBreakSparse {
         let helper = move || {
             let _broken = broken.guard(None);
             start_t.fetch_add(ticks().wrapping_sub(spawned), Ordering::Relaxed);
-            while let Some(t) = claim_part1() {
-                run_part1(t);
-            }
+            while part1.take(below) {}
             loop {
                 if let Some(t) = ahead.and_then(|a| a.claim()) {
                     run_ahead(t);
@@ -255,6 +227,8 @@ impl TakeAndBreakSparse {
         let mut main = || {
             // A panic here closes the queue and lets the helpers' waits end (`Broken`).
             let _broken = broken.guard(Some(queue));
+            #[cfg(test)]
+            fault::BLOCKS.set(true);
             let (mut filled, mut published) = (0, 0);
             let mut k0 = 0;
             let mut stop = false;
@@ -264,14 +238,14 @@ impl TakeAndBreakSparse {
                 // Part 1's rows of this sub-block, helping with the tasks still unclaimed.
                 let mut backoff = Backoff::new();
                 while waited < tasks && waited * chunk < k1 {
-                    if task_done[waited].load(Ordering::Acquire) {
+                    if part1.is_done(waited) {
                         waited += 1;
-                    } else if let Some(t) = claim_part1() {
-                        let start = ticks();
-                        run_part1(t);
+                        continue;
+                    }
+                    let start = ticks();
+                    if part1.take(below) {
                         main_part1.fetch_add(ticks().wrapping_sub(start), Ordering::Relaxed);
                     } else {
-                        let start = ticks();
                         broken.check();
                         backoff.snooze();
                         wait_t += ticks().wrapping_sub(start);
@@ -373,6 +347,7 @@ impl TakeAndBreakSparse {
             Some(c) if helpers > 0 => c.run(&helper, main),
             _ => main(),
         }
+        stats = stats.add(*part1.stats.lock().unwrap_or_else(|e| e.into_inner()));
         // Ticks this thread waited at the end for the others' last confirmations.
         let join_t = ticks().wrapping_sub(main_done);
         if lonely_block {
@@ -412,7 +387,6 @@ impl TakeAndBreakSparse {
             stats.start_ns += (start_t.load(Ordering::Relaxed) as f64 * rate) as u64;
             stats.join_ns += (join_t as f64 * rate) as u64;
         }
-        stats = stats.add(*task_stats.lock().unwrap_or_else(|e| e.into_inner()));
         stats.ahead_pairs += ahead_pairs.load(Ordering::Relaxed);
         stats.rare_pairs += stats.ahead_pairs;
         let npending = queue.published();
@@ -513,66 +487,109 @@ impl TakeAndBreakSparse {
     }
 }
 
-/// Part 1 of a block on `crew`'s threads and this one, when it does not overlap part 2 (dense
-/// blocks, and blocks left to one thread for part 2: see `LONELY_BLOCKS`): tasks of `chunk`
-/// heaps, claimed in turn (the helpers, waiting in the crew, take no rayon tasks).
-#[allow(clippy::too_many_arguments)]
-fn part1_on_crew<T: Val>(
-    crew: &Crew,
-    cx: &Ctx,
-    gs: &[T],
+/// Part 1 of a block: tasks of `chunk` heaps, claimed in order by whichever thread comes (the
+/// helpers of a crew, rayon's tasks, or the thread of part 2 while it waits for its rows). A
+/// task fills its heaps' sets, flags (`stride` bytes a heap) and rows of sums (`dmax` rows in).
+struct Part1<'a> {
+    cx: &'a Ctx<'a>,
+    b: usize,
     chunk: usize,
+    dmax: usize,
     stride: usize,
-    sets: &mut [u64],
-    sums: &mut [u64],
-    flags: &mut [u8],
-) -> SparseStats {
-    let (words, b) = (cx.words, flags.len() / stride);
-    let tasks = b.div_ceil(chunk);
-    let next = AtomicUsize::new(0);
-    let total = Mutex::new(SparseStats::default());
-    let (sets, sums, flags) = (Shared::new(sets), Shared::new(sums), Shared::new(flags));
-    let work = || {
-        let mut st = SparseStats::default();
-        loop {
-            let t = next.fetch_add(1, Ordering::Relaxed);
-            if t >= tasks {
-                break;
-            }
-            #[cfg(test)]
-            fault::hit(fault::PART1);
-            let (i0, i1) = (t * chunk, ((t + 1) * chunk).min(b));
-            // SAFETY: task t is claimed once, and its heaps' sets, rows and flags are its own.
-            let (set, row, fl) = unsafe {
-                (
-                    sets.slice_mut(i0 * words, i1 * words),
-                    sums.slice_mut(i0 * words, i1 * words),
-                    flags.slice_mut(i0 * stride, i1 * stride),
-                )
-            };
-            st = st.add(cx.parallel(gs, i0, set, row, fl));
+    sets: Shared<u64>,
+    sums: Shared<u64>,
+    flags: Shared<u8>,
+    next: Padded<AtomicUsize>,
+    /// Marked when a task's sets, rows and flags are written: until then they are its own.
+    done: Vec<AtomicBool>,
+    stats: Padded<Mutex<SparseStats>>,
+}
+
+impl<'a> Part1<'a> {
+    fn new(
+        cx: &'a Ctx<'a>,
+        chunk: usize,
+        dmax: usize,
+        (sets, sums): (&mut [u64], &mut [u64]),
+        (flags, stride): (&mut [u8], usize),
+    ) -> Self {
+        let b = sets.len() / cx.words;
+        Part1 {
+            cx,
+            b,
+            chunk,
+            dmax,
+            stride,
+            sets: Shared::new(sets),
+            sums: Shared::new(sums),
+            flags: Shared::new(flags),
+            next: Padded(AtomicUsize::new(0)),
+            done: (0..b.div_ceil(chunk))
+                .map(|_| AtomicBool::new(false))
+                .collect(),
+            stats: Padded(Mutex::new(SparseStats::default())),
         }
-        let mut total = total.lock().unwrap_or_else(|e| e.into_inner());
+    }
+
+    fn tasks(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Claims the next task and does it, reading the values `g` (at least those below the
+    /// block); false when none is left.
+    fn take<T: Val>(&self, g: &[T]) -> bool {
+        let t = self.next.fetch_add(1, Ordering::Relaxed);
+        if t >= self.tasks() {
+            return false;
+        }
+        #[cfg(test)]
+        fault::hit(fault::PART1);
+        let (words, stride, dmax) = (self.cx.words, self.stride, self.dmax);
+        let (i0, i1) = (t * self.chunk, ((t + 1) * self.chunk).min(self.b));
+        // SAFETY: task t is claimed once, and its heaps are no one else's until it is done.
+        let (set, row, fl) = unsafe {
+            (
+                self.sets.slice_mut(i0 * words, i1 * words),
+                self.sums
+                    .slice_mut((dmax + i0) * words, (dmax + i1) * words),
+                self.flags.slice_mut(i0 * stride, i1 * stride),
+            )
+        };
+        let st = self.cx.parallel(g, i0, set, row, fl);
+        let mut total = self.stats.lock().unwrap_or_else(|e| e.into_inner());
         *total = total.add(st);
-    };
-    crew.run(&work, work);
-    total.into_inner().unwrap_or_else(|e| e.into_inner())
+        drop(total);
+        self.done[t].store(true, Ordering::Release);
+        true
+    }
+
+    fn is_done(&self, t: usize) -> bool {
+        self.done[t].load(Ordering::Acquire)
+    }
 }
 
 /// Tests make a part of a block panic (a bug's stand-in) on the threads of a pool whose names
 /// start with "fault", to check that every thread then leaves the block.
 #[cfg(test)]
 pub(super) mod fault {
-    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
     pub(in crate::engine::sparse) const PART1: u32 = 1;
     pub(in crate::engine::sparse) const AHEAD: u32 = 2;
     pub(in crate::engine::sparse) const CONFIRM: u32 = 3;
     pub(in crate::engine::sparse) const SEQUENTIAL: u32 = 4;
-    /// The site that panics (0: none).
+    /// The site that panics (0: none), once.
     pub(in crate::engine::sparse) static AT: AtomicU32 = AtomicU32::new(0);
     /// Hits of the site let pass first (so that the fault lands in the middle of a run).
     pub(in crate::engine::sparse) static SKIP: AtomicU32 = AtomicU32::new(0);
+    /// Whether the fault spares the threads that ran a block's sequential part (`BLOCKS`), so
+    /// that it hits a helper while the block's thread waits for it.
+    pub(in crate::engine::sparse) static SPARE_BLOCKS: AtomicBool = AtomicBool::new(false);
+
+    thread_local! {
+        pub(in crate::engine::sparse) static BLOCKS: Cell<bool> = const { Cell::new(false) };
+    }
 
     pub(in crate::engine::sparse) fn hit(site: u32) {
         let named = || {
@@ -581,7 +598,15 @@ pub(super) mod fault {
                 .is_some_and(|n| n.starts_with("fault"))
         };
         let skip = || SKIP.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |k| k.checked_sub(1));
-        if AT.load(Ordering::Relaxed) == site && named() && skip().is_err() {
+        // Once: the other threads must leave through `queue::Broken`, not a fault of their own.
+        let once = || AT.compare_exchange(site, 0, Ordering::Relaxed, Ordering::Relaxed);
+        let spared = || SPARE_BLOCKS.load(Ordering::Relaxed) && BLOCKS.get();
+        if AT.load(Ordering::Relaxed) == site
+            && named()
+            && !spared()
+            && skip().is_err()
+            && once().is_ok()
+        {
             panic!("a fault injected at site {site}");
         }
     }

@@ -437,8 +437,8 @@ fn interrupted_with_threads() {
 }
 
 /// A panic in any part of a block run on two threads (a bug's stand-in, injected in tests only)
-/// reaches the caller as a panic, whichever thread it hit: the others stop waiting for the work
-/// it left undone (`queue::Broken`) instead of the run hanging.
+/// reaches the caller as that panic, with its message, whichever thread it hit: the others stop
+/// waiting for the work it left undone (`queue::Broken`) instead of the run hanging.
 #[test]
 fn a_panic_in_a_block_ends_the_run() {
     use super::run::fault;
@@ -449,7 +449,11 @@ fn a_panic_in_a_block_ends_the_run() {
         fault::CONFIRM,
         fault::SEQUENTIAL,
     ];
-    for (site, skip) in sites.into_iter().flat_map(|s| [(s, 0), (s, 50), (s, 400)]) {
+    let cases = sites.into_iter().flat_map(|s| [(s, 0), (s, 50), (s, 400)]);
+    // Then on a helper only (the sequential part runs on the block's thread alone).
+    let on_helpers = sites[..3].iter().map(|&s| (s, 50));
+    for (k, (site, skip)) in cases.chain(on_helpers).enumerate() {
+        fault::SPARE_BLOCKS.store(k >= 3 * sites.len(), Ordering::Relaxed);
         fault::SKIP.store(skip, Ordering::Relaxed);
         fault::AT.store(site, Ordering::Relaxed);
         let (tx, rx) = std::sync::mpsc::channel();
@@ -462,14 +466,18 @@ fn a_panic_in_a_block_ends_the_run() {
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 pool.install(|| sparse_with("0.354", 1 << 22, SparseOptions::default()))
             }));
-            tx.send(r.is_err()).ok();
+            // The fault's own message, whichever thread it hit (not the others' echo of it).
+            let msg = r.err().map(|p| p.downcast_ref::<String>().cloned());
+            tx.send(msg).ok();
         });
         let got = rx.recv_timeout(Duration::from_secs(30));
         fault::AT.store(0, Ordering::Relaxed);
+        fault::SPARE_BLOCKS.store(false, Ordering::Relaxed);
         assert_eq!(
             got,
-            Ok(true),
-            "site {site} after {skip}: a timeout is a run that hung, Ok(false) one the fault missed"
+            Ok(Some(Some(format!("a fault injected at site {site}")))),
+            "case {k}, site {site} after {skip}: a timeout is a run that hung, Ok(None) one the \
+             fault missed"
         );
     }
 }
