@@ -189,11 +189,11 @@ def test_a_negative_budget_is_refused_not_taken_for_no_limit(tmp_path, capsys):
 
 def test_a_board_with_a_checkpoint_resumes_sitting_after_sitting_until_solved(tmp_path):
     path, folder = tmp_path / "a.sqlite", tmp_path / "ck"
-    board = [Board("cram", 5, 7)]  # a second or more on one thread: several sittings of 0.25 s
+    board = [Board("cram", 5, 7)]  # 0.4 s or more on one thread: several sittings of 0.1 s
     ck = folder / "cram-5x7.ckpt"
     seen, summarised = [], False
     for _ in range(200):
-        df = atlas(board, budget=0.25, store=path, progress=False, checkpoints=folder)
+        df = atlas(board, budget=0.1, store=path, progress=False, checkpoints=folder)
         assert df.attrs["computed"] == 1  # the same budget again: resumed, not skipped
         seen.append((df.status[0], int(df.nodes[0]), float(df.seconds[0]), int(df.sittings[0]), df.cpu_seconds[0]))
         if df.status[0] == "solved":
@@ -211,13 +211,13 @@ def test_a_board_with_a_checkpoint_resumes_sitting_after_sitting_until_solved(tm
     assert df.value[0] == fresh(board[0])
     assert not ck.exists()  # removed once solved
     # The command that computes the row again says to resume: its budget is the last sitting's.
-    assert df.command[0].endswith("--budget 0.25 --threads 1 --checkpoints atlas-checkpoints")
+    assert df.command[0].endswith("--budget 0.1 --threads 1 --checkpoints atlas-checkpoints")
     page = tmp_path / "a.md"
     results_markdown(path, page)
     again = load_atlas(page)
     assert again.sittings[0] == len(seen) and again.command[0] == df.command[0]
     # Solved: not searched again, checkpoints or not.
-    assert atlas(board, budget=0.25, store=path, progress=False, checkpoints=folder).attrs["computed"] == 0
+    assert atlas(board, budget=0.1, store=path, progress=False, checkpoints=folder).attrs["computed"] == 0
 
 
 def test_atlas_checkpoints_must_be_a_path(tmp_path):
