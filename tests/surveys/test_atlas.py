@@ -9,6 +9,7 @@ import pytest
 import grundy as gr
 from grundy.__main__ import main
 from grundy.surveys import atlas as atlas_module
+from grundy.surveys import results as results_module
 from grundy.surveys.atlas import COLUMNS, Board, atlas, parse_boards
 from grundy.surveys.results import load_atlas, results_markdown
 
@@ -92,6 +93,12 @@ def test_the_results_page_holds_every_row_and_reads_back(tmp_path):
     pd.testing.assert_frame_equal(back[same], stored[same])
     assert ((back.seconds - stored.seconds).abs() <= 0.005 * stored.seconds).all()  # 3 digits
     assert ((back.cpu_seconds - stored.cpu_seconds).abs() <= 0.005 * stored.cpu_seconds).all()
+    # A page written before the sittings column (each table says its columns) reads the same.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(results_module, "_SHOWN", [c for c in results_module._SHOWN if c != "sittings"])
+        results_markdown(path, page)
+    assert "| sittings |" not in page.read_text() and len(load_atlas(page)) == len(back)
+    pd.testing.assert_frame_equal(load_atlas(page)[same + ["sittings"]], back[same + ["sittings"]])
 
 
 def test_a_disagreement_with_a_published_value_is_loud(tmp_path, monkeypatch, capsys):

@@ -134,16 +134,19 @@ def _read_markdown(path: Path) -> pd.DataFrame:
 
     if not path.is_file():
         raise MissingFileError(f"no results page at {path}")
-    rows, game = [], None
+    rows, game, header = [], None, list(_SHOWN)
     for line in path.read_text(encoding="utf-8").splitlines():
         m = re.match(r"## (Node Kayles|Cram), (\d+|n) x n", line)
         if m:
             game = {v: k for k, v in _TITLES.items()}[m[1]]
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if game is None or not line.startswith("| ") or cells[0] == "board" or len(cells) != len(_SHOWN):
+        if cells[0] == "board":  # each table's own columns: a page of an earlier version has fewer
+            header = cells
             continue
-        d = dict(zip(_SHOWN, cells, strict=True))
+        if game is None or not line.startswith("| ") or len(cells) != len(header):
+            continue
+        d = dict(zip(header, cells, strict=True))
         rows_, cols = (int(x) for x in d["board"].split(" x "))
         m = re.search(r"--budget (\S+)", d["command"])
         budget = None if m is None or m[1] == "none" else float(m[1])
@@ -158,7 +161,7 @@ def _read_markdown(path: Path) -> pd.DataFrame:
             "command": d["command"].strip("`") or None,
             "progress": d["status"].partition(":")[2].strip() or None,
             "cpu_seconds": float(d["cpu_seconds"]) if d.get("cpu_seconds") else None,
-            "sittings": int(d["sittings"]) if d["sittings"] else 1,
+            "sittings": int(d["sittings"]) if d.get("sittings") else 1,
         }
         rows += _rows([{
             "status": d["status"].split(":")[0].strip(),
