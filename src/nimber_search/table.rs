@@ -600,10 +600,7 @@ impl<const KW: usize> Table<KW> {
         // out. Each thread counts its own entries (below), so with many threads none may reach
         // its next 64 before the buckets in use are full (Cram 5 x 8 on 8 threads stayed in
         // 128 buckets, 506 entries, and searched 80 times the nodes).
-        if used < self.buckets.len()
-            && b.iter().all(|s| s.data.load(Ordering::Relaxed) & USED != 0)
-            && self.entries() as usize * 2 > used * WAYS
-        {
+        if b.iter().all(|s| s.data.load(Ordering::Relaxed) & USED != 0) && self.past_half(used) {
             self.grow(used);
             used = self.used.load(Ordering::Relaxed);
             b = &self.buckets[bucket_of(key, used)];
@@ -622,13 +619,16 @@ impl<const KW: usize> Table<KW> {
             }
         }
         // Whether the table is half full, looked at every 64 entries a thread adds.
-        if self.place(b, &k, d) % 64 == 0
-            && used < self.buckets.len()
-            && self.entries() as usize * 2 > used * WAYS
-        {
+        if self.place(b, &k, d) % 64 == 0 && self.past_half(used) {
             self.grow(used);
         }
         self.move_some();
+    }
+
+    /// Whether a table of `used` buckets in use is past half full and may grow.
+    #[inline]
+    fn past_half(&self, used: usize) -> bool {
+        used < self.buckets.len() && self.entries() as usize * 2 > used * WAYS
     }
 
     /// When bucket `b` holds key `k`, merges `d` (bits and cost) into its entry: true.
