@@ -44,6 +44,7 @@ pub(crate) trait Bits:
     fn leading_zeros(self) -> u32;
     fn count_ones(self) -> u32;
     fn wrapping_neg(self) -> Self;
+    fn wrapping_add(self, other: Self) -> Self;
     /// `self << n`, or 0 when `n` is the width or more.
     fn shl_or_zero(self, n: u32) -> Self;
     /// `self >> n`, or 0 when `n` is the width or more.
@@ -88,6 +89,10 @@ macro_rules! bits {
             #[inline(always)]
             fn wrapping_neg(self) -> Self {
                 <$t>::wrapping_neg(self)
+            }
+            #[inline(always)]
+            fn wrapping_add(self, other: Self) -> Self {
+                <$t>::wrapping_add(self, other)
             }
             #[inline(always)]
             fn shl_or_zero(self, n: u32) -> Self {

@@ -465,7 +465,7 @@ mod tests {
                 for &c in &a {
                     assert_eq!(cram.key(c) >> cram.key_bits(), 0, "{c:#x}");
                     assert_eq!(g.bounds(c as u64), w.bounds(c));
-                    assert_eq!(g.in_8x8(c as u64), w.in_8x8(c));
+                    assert_eq!(g.in_lanes(c as u64), w.in_lanes(c));
                 }
             }
         }

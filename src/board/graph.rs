@@ -158,6 +158,10 @@ impl SimpleGraph {
     /// Calls `f` with each connected component of the subgraph induced by `m`, lowest vertex
     /// first.
     pub fn for_each_component(&self, m: u128, mut f: impl FnMut(u128)) {
+        if let Some(g) = &self.grid {
+            // In the grid's own word and shifts (a u64 for a grid of at most 64 cells).
+            return g.for_each_region(m, f);
+        }
         let mut rest = m;
         while rest != 0 {
             let mut comp = rest & rest.wrapping_neg();

@@ -105,15 +105,17 @@ impl<T: Bits> Shifts<T> {
     /// `cut` to their right neighbours do not count.
     #[inline]
     pub(crate) fn region_cut(&self, seed: T, within: T, cut: T) -> T {
-        let right = self.not_last_col & !cut;
+        // Bit i: cells i and i + 1 are both in `within`, and linked.
+        let link = within & (within >> 1) & self.not_last_col & !cut;
         let mut region = seed;
         loop {
-            let next = (region
-                | ((region & right) << 1)
-                | ((region >> 1) & right)
-                | self.down(region)
-                | self.up(region))
-                & within;
+            // Rightwards along a whole run of links at once: the carry of adding a cell to the
+            // links runs through the links after it and stops past the last (Cram 4 x 9 and
+            // Node Kayles 4 x 15 went one column a step before, a step for each column).
+            let right = link ^ link.wrapping_add(region & link);
+            let next =
+                (region | right | ((region >> 1) & link) | self.down(region) | self.up(region))
+                    & within;
             if next == region {
                 return region;
             }
@@ -162,10 +164,12 @@ impl<T: Bits> Shifts<T> {
         )
     }
 
-    /// A non-empty set that fits in 8 x 8 cells, moved to the top left corner, row `i` in byte
-    /// `i`, with its rows and columns; `None` when it is larger.
+    /// A non-empty set of at most 8 rows moved to the top left corner, row `i` in lane `i` of
+    /// the narrowest lanes that hold its width: 8 bits (row `i` in byte
+    /// `i`, the layout of [`Grid::canonical`]'s `u64` path), else 16, 32 or 64 bits of a `u128` as far as its rows fit; with the lane width,
+    /// its rows and its columns. `None` when it fits none.
     #[inline]
-    pub(crate) fn in_8x8(&self, m: T) -> Option<(u64, usize, usize)> {
+    pub(crate) fn in_lanes(&self, m: T) -> Option<(u128, u32, usize, usize)> {
         let (r0, r1) = self.row_span(m);
         let h = r1 - r0 + 1;
         if h > 8 {
@@ -182,14 +186,26 @@ impl<T: Bits> Shifts<T> {
         }
         let c0 = col_union.trailing_zeros();
         let w = (col_union.highest() + 1 - c0) as usize;
-        if w > 8 {
-            return None;
+        let lane = match w {
+            0..=8 => 8,
+            9..=16 => 16,
+            17..=32 if h <= 4 => 32,
+            33..=64 if h <= 2 => 64,
+            _ => return None,
+        };
+        if lane == 8 {
+            // In a u64 (a u128's variable shifts cost several instructions each).
+            let mut q = 0u64;
+            for (i, &b) in rows[..h].iter().enumerate() {
+                q |= ((b >> c0).to_u128() as u64) << (8 * i);
+            }
+            return Some((u128::from(q), 8, h, w));
         }
-        let mut q = 0u64;
+        let mut q = 0u128;
         for (i, &b) in rows[..h].iter().enumerate() {
-            q |= ((b >> c0).to_u128() as u64) << (8 * i);
+            q |= (b >> c0).to_u128() << (lane * i as u32);
         }
-        Some((q, h, w))
+        Some((q, lane, h, w))
     }
 }
 
@@ -363,13 +379,16 @@ impl Grid {
         if m == 0 {
             return 0;
         }
-        // Sets that fit in 8 x 8 (nearly all that a search meets) go through one u64.
-        let small = match self.narrow {
-            Some(s) => s.in_8x8(m as u64),
-            None => self.wide.in_8x8(m),
+        // Sets that fit in 8 x 8 (nearly all that a search meets) go through one u64, those of
+        // at most 8 rows and 64 columns through lanes of a u128 (the long parts of 3 x n and
+        // 4 x n boards).
+        let lanes = match self.narrow {
+            Some(s) => s.in_lanes(m as u64),
+            None => self.wide.in_lanes(m),
         };
-        match small {
-            Some((q, h, w)) => self.canonical_small(q, h, w),
+        match lanes {
+            Some((q, 8, h, w)) => self.canonical_small(q as u64, h, w),
+            Some((q, lane, h, w)) => self.canonical_lanes(q, lane, h, w),
             None => self.canonical_wide(m),
         }
     }
@@ -399,6 +418,41 @@ impl Grid {
         let mut key = 0u128;
         for i in 0..h.min(w) {
             key |= u128::from((best >> (8 * i)) as u8) << (self.frame * i);
+        }
+        key
+    }
+
+    /// [`Grid::canonical`] of a set of `h` rows and `w` columns, `8 < w <= lane`, row `i` in
+    /// lane `i` of `lane` bits of `q` (so `h < w`: no transpose): the four layouts by whole-word
+    /// operations, then moved to rows of the frame width.
+    #[inline]
+    fn canonical_lanes(&self, q: u128, lane: u32, h: usize, w: usize) -> u128 {
+        let (h, w) = (h as u32, w as u32);
+        // The lanes in reverse order, each as it was.
+        let flip = |x: u128| {
+            let mut x = x.rotate_left(64);
+            if lane <= 32 {
+                x = (x >> 32) & LANES_32 | (x & LANES_32) << 32;
+            }
+            if lane <= 16 {
+                x = (x >> 16) & LANES_16 | (x & LANES_16) << 16;
+            }
+            x
+        };
+        let unused = 128 - h * lane;
+        // Every bit reversed: lanes in reverse order, each reversed into its top `w` bits.
+        let rev = q.reverse_bits();
+        let both = rev >> (unused + lane - w);
+        let lr = flip(rev) >> (lane - w);
+        let tb = flip(q) >> unused;
+        let best = q.min(lr).min(tb).min(both);
+        if self.frame as u32 == lane {
+            return best;
+        }
+        let row = low_bits(lane as usize);
+        let mut key = 0u128;
+        for i in 0..h {
+            key |= ((best >> (lane * i)) & row) << (self.frame as u32 * i);
         }
         key
     }
@@ -470,6 +524,11 @@ impl Grid {
     }
 }
 
+/// The low 32 bits of each 64 (lanes to swap in pairs).
+const LANES_32: u128 = 0x0000_0000_ffff_ffff_0000_0000_ffff_ffff;
+/// The low 16 bits of each 32.
+const LANES_16: u128 = 0x0000_ffff_0000_ffff_0000_ffff_0000_ffff;
+
 /// Each byte of `x` with its bits in reverse order (`x.reverse_bits().swap_bytes()`, without
 /// the two byte swaps).
 #[inline]
@@ -540,11 +599,27 @@ mod tests {
             assert_eq!(g.canonical(m), g.canonical_wide(m), "{m:#x}");
         }
         let mut rng = crate::engine::testing::Rng(7);
-        for (rows, cols) in [(8, 8), (5, 9), (9, 5), (3, 11), (11, 11), (8, 16)] {
+        let grids = [
+            (8, 8),
+            (5, 9),
+            (9, 5),
+            (3, 11),
+            (11, 11),
+            (8, 16),
+            (4, 15),
+            (4, 32),
+            (3, 42),
+            (2, 64),
+            (1, 100),
+            (5, 25),
+        ];
+        for (rows, cols) in grids {
             let g = Grid::new(rows, cols).unwrap();
-            for _ in 0..2000 {
-                // A random set inside a random box.
-                let (h, w) = (1 + rng.below(8) as usize, 1 + rng.below(8) as usize);
+            for k in 0..3000 {
+                // A random set inside a random box (as wide as the grid, a third of the time:
+                // the lanes of 16, 32 and 64 columns).
+                let h = 1 + rng.below(8.min(rows) as u64) as usize;
+                let w = 1 + rng.below(if k % 3 == 0 { cols } else { 8 } as u64) as usize;
                 let (r0, c0) = (
                     rng.below(rows as u64) as usize,
                     rng.below(cols as u64) as usize,
@@ -559,6 +634,64 @@ mod tests {
                 }
                 if m != 0 {
                     assert_eq!(g.canonical(m), g.canonical_wide(m), "{rows}x{cols} {m:#x}");
+                }
+            }
+        }
+    }
+
+    /// A region grown by whole runs of links is the one a plain flood fill over the cells
+    /// finds, with and without cut links, in both words.
+    #[test]
+    fn regions_are_those_of_a_flood_fill() {
+        let mut rng = crate::engine::testing::Rng(11);
+        for (rows, cols) in [(4, 15), (5, 9), (3, 21), (8, 8), (1, 64), (7, 18), (2, 64)] {
+            let g = Grid::new(rows, cols).unwrap();
+            let n = rows * cols;
+            let cells = |m: u128| (0..n).filter(move |&i| m >> i & 1 == 1);
+            for k in 0..400 {
+                let mut within = 0u128;
+                let mut cut = 0u128;
+                for i in 0..n {
+                    // Dense sets (long runs) and sparse ones.
+                    if rng.below(4) < 2 + (k % 2) as u64 {
+                        within |= 1 << i;
+                    }
+                    if rng.below(8) == 0 {
+                        cut |= 1 << i;
+                    }
+                }
+                let Some(seed) = cells(within)
+                    .nth(rng.below(n as u64) as usize % within.count_ones().max(1) as usize)
+                else {
+                    continue;
+                };
+                // The flood fill: a cell's neighbours up, down, left and right; the link from a
+                // cell of `cut` to its right neighbour does not count.
+                let linked = |a: usize, b: usize| {
+                    let (a, b) = (a.min(b), a.max(b));
+                    if b == a + cols {
+                        return true;
+                    }
+                    b == a + 1 && a % cols != cols - 1 && cut >> a & 1 == 0
+                };
+                let mut region = 1u128 << seed;
+                let mut stack = vec![seed];
+                while let Some(a) = stack.pop() {
+                    for b in cells(within & !region) {
+                        if linked(a, b) {
+                            region |= 1 << b;
+                            stack.push(b);
+                        }
+                    }
+                }
+                let wide = g.wide.region_cut(1 << seed, within, cut);
+                assert_eq!(
+                    wide, region,
+                    "{rows}x{cols} {within:#x} cut {cut:#x} seed {seed}"
+                );
+                if let Some(s) = g.narrow {
+                    let narrow = s.region_cut(1 << seed, within as u64, cut as u64);
+                    assert_eq!(narrow.to_u128(), region);
                 }
             }
         }
