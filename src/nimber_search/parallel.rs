@@ -17,8 +17,9 @@
 //! - Each thread settles its options in its own order: each answer rules out a value G(node)
 //!   may have whatever the others say (see [`Search::search_options`]). The value found never
 //!   depends on the threads or their timing; the nodes searched may.
-//! - The small table is put to use whole before the threads start (its growth counts each
-//!   thread's entries apart, and shared out none reached the count that grows it).
+//! - The small table is put to use whole before the threads start: its few MiB cost nothing, and
+//!   its growth (when it was the only way to room, every thread's entries counted apart) then
+//!   never stalls the threads.
 //! - The thread that asked waits without the pool, polling the caller's [`Control`] every
 //!   20 ms with the nodes searched so far; when it fails, every thread stops (each looks at the
 //!   stop flag every few dozen nodes) and the search returns its error.
@@ -233,10 +234,11 @@ impl<'a, B: Board + ?Sized> Search<'a, B> {
         work: impl Fn(&mut Search<'_, B>, &dyn Control) -> Result<R> + Sync,
     ) -> Result<R> {
         let team = Team::new(split, threads);
-        // Every bucket of the small table (2 MiB at most) in use from the start: the table grows
-        // when a thread's own count of entries reaches a multiple of 64 with the table half
-        // full, and with the entries shared out among threads, none reached it (Cram 5x8 on two
-        // threads: 256 entries all along, 15,000 components of 4 to 8 cells searched again).
+        // Every bucket of the small table (2 MiB at most) in use from the start. Before a full
+        // bucket grew the table too (`e4b2de2`), growth waited for one thread's own count of
+        // entries to reach a multiple of 64, and with the entries shared out none reached it
+        // (Cram 5x8 on two threads: 256 entries all along, 15,000 components of 4 to 8 cells
+        // searched again); now it only spares the threads the moves of growing.
         self.small.reserve(u64::MAX);
         let base = self.nodes;
         let done: Mutex<Option<Result<R>>> = Mutex::new(None);
