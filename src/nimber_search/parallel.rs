@@ -17,9 +17,8 @@
 //! - Each thread settles its options in its own order: each answer rules out a value G(node)
 //!   may have whatever the others say (see [`Search::search_options`]). The value found never
 //!   depends on the threads or their timing; the nodes searched may.
-//! - The small table is put to use whole before the threads start: its few MiB cost nothing, and
-//!   its growth (when it was the only way to room, every thread's entries counted apart) then
-//!   never stalls the threads.
+//! - The small table is put to use whole before the threads start: its few MiB cost little,
+//!   and the threads never stop to grow it.
 //! - The thread that asked waits without the pool, polling the caller's [`Control`] every
 //!   20 ms with the nodes searched so far; when it fails, every thread stops (each looks at the
 //!   stop flag every few dozen nodes) and the search returns its error.
