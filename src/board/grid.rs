@@ -165,9 +165,9 @@ impl<T: Bits> Shifts<T> {
     }
 
     /// A non-empty set of at most 8 rows moved to the top left corner, row `i` in lane `i` of
-    /// the narrowest lanes that hold its width: 8 bits (row `i` in byte
-    /// `i`, the layout of [`Grid::canonical`]'s `u64` path), else 16, 32 or 64 bits of a `u128` as far as its rows fit; with the lane width,
-    /// its rows and its columns. `None` when it fits none.
+    /// the narrowest lanes that hold its width: 8 bits (row `i` in byte `i`, the layout of
+    /// [`Grid::canonical`]'s `u64` path), else 16, 32 or 64 bits of a `u128` as far as its rows
+    /// fit; with the lane width, its rows and its columns. `None` when it fits none.
     #[inline]
     pub(crate) fn in_lanes(&self, m: T) -> Option<(u128, u32, usize, usize)> {
         let (r0, r1) = self.row_span(m);
