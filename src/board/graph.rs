@@ -139,12 +139,10 @@ impl SimpleGraph {
         Ok(vertices)
     }
 
-    /// The vertices of `within` next to a vertex of `m`, and `m` itself.
+    /// The vertices of `within` next to a vertex of `m`, and `m` itself, by the adjacency lists
+    /// (a grid graph's parts go through the grid's own regions instead).
     #[inline]
     fn grow(&self, m: u128, within: u128) -> u128 {
-        if let Some(g) = &self.grid {
-            return g.grow(m) & within;
-        }
         let mut out = m;
         let mut bits = m;
         while bits != 0 {
