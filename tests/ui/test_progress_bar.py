@@ -49,6 +49,20 @@ def test_shown_from_the_first_update_and_totals_follow():
     assert (shown.n, shown.total) == (500, 500)  # closing at more than the total raises it
 
 
+def test_a_count_with_no_total_reads_in_full():
+    bar = Bar(True, "search", " nodes", open_now=False)
+    bar.update(3)
+    try:
+        assert "search: 3 nodes [" in str(bar.bar)  # scaled, it read "3.00 nodes"
+        bar.update(1_234_567)
+        assert "1,234,567 nodes" in str(bar.bar)
+        assert "nodes/s" in str(bar.bar)
+        bar.update(1_300_000, 2_000_000)  # a total known later: tqdm's own x/y layout
+        assert "1.30M/2.00M" in str(bar.bar)
+    finally:
+        bar.close()
+
+
 @pytest.mark.parametrize(
     "call",
     [

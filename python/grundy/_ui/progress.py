@@ -18,6 +18,8 @@ from ..exceptions import ArgumentError, ArgumentTypeError
 
 #: With ``progress=None`` a bar appears once a call has run this many seconds.
 AUTO_DELAY = 1.0
+#: A count with no total (tqdm's own layout for one, with the count in full: ``12,345 nodes``).
+COUNT_FORMAT = "{desc}: {n:,}{unit} [{elapsed}, {rate_fmt}{postfix}]"
 
 def _check_threads(threads: Any) -> int | None:
     """None (every core, or RAYON_NUM_THREADS) or a thread count, capped at the usable cores.
@@ -86,7 +88,14 @@ class Bar:
 
         # Redrawn at most twice a second: a notebook without ipywidgets keeps every redraw.
         self.bar = tqdm(total=self.total, initial=done, desc=self.desc, unit=self.unit, unit_scale=self.scale,
-                        leave=True, mininterval=0.5)
+                        leave=True, mininterval=0.5, bar_format=self._format())
+
+    def _format(self) -> str | None:
+        """The bar's layout: tqdm's own, but a count with no total in full.
+
+        Scaled, a search that ends after 3 nodes read "3.00 nodes" (the rate stays scaled).
+        """
+        return None if self.total is not None else COUNT_FORMAT
 
     def update(self, done: int, total: int | None = None, note: str | None = None) -> None:
         """``done`` of ``total`` (None: the total as it was), with a ``note`` after the counts."""
@@ -94,6 +103,7 @@ class Bar:
             self.total = total
             if self.bar is not None:
                 self.bar.total = total
+                self.bar.bar_format = self._format()
                 self.bar.refresh()
         if self.bar is None:
             if self.mode is None:
