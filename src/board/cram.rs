@@ -183,6 +183,10 @@ impl Cram {
     /// (value 0). Centre between two free cells: the first player covers them and then
     /// mirrors (not 0).
     fn half_turn(&self, component: u128) -> Fact {
+        // Asked of every part the table does not know; most are told at once, without bounds.
+        if !self.grid.may_be_half_turn(component) {
+            return Fact::Unknown;
+        }
         let (image, sr, sc) = self.grid.half_turn(component);
         if image != component {
             return Fact::Unknown;
@@ -571,6 +575,7 @@ mod tests {
                     }
                 }
                 assert_eq!(g.half_turn(pos).0, image);
+                assert!(g.may_be_half_turn(pos));
                 let v = brute::values(pos, |p| plain_options(rows, cols, p))[&pos];
                 match cram.half_turn(pos) {
                     Fact::Exact(x) => {
