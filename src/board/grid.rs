@@ -352,10 +352,21 @@ impl Grid {
     /// order of its cells; cheap, as it needs no bounds, so most sets are told apart at once.
     #[inline]
     pub fn may_be_half_turn(&self, m: u128) -> bool {
-        if m == 0 {
+        if m & m.wrapping_sub(1) == 0 {
             return true;
         }
-        let s = m.trailing_zeros() + 127 - m.leading_zeros();
+        let (lo, hi) = (m.trailing_zeros(), 127 - m.leading_zeros());
+        let s = lo + hi;
+        if hi < 64 {
+            // A bit reversal takes dozens of instructions on x86: half as many in a u64.
+            let m = m as u64;
+            let rev = m.reverse_bits();
+            return (if s <= 63 {
+                rev >> (63 - s)
+            } else {
+                rev << (s - 63)
+            }) == m;
+        }
         let rev = m.reverse_bits();
         let image = if s <= 127 {
             rev >> (127 - s)
