@@ -350,6 +350,181 @@ fn nimber_search_a316632_terms_21_to_24_match_the_region_mex_long() {
     }
 }
 
+/// Node Kayles on an r x c grid written cell by cell, for a second method that shares nothing
+/// with the search's board but the trait: moves by row and column, regions by a flood fill, and
+/// as key the least of a region's images under the square's symmetries (a region and its
+/// transpose are the same graph), moved to the corner, in rows of the board's longer side.
+struct PlainGrid {
+    rows: usize,
+    cols: usize,
+    /// Each cell's neighbours, by row and column.
+    adj: Vec<u128>,
+}
+
+impl PlainGrid {
+    fn new(rows: usize, cols: usize) -> Self {
+        let adj = (0..rows * cols)
+            .map(|i| {
+                let (r, c) = (i / cols, i % cols);
+                [
+                    (r.wrapping_sub(1), c),
+                    (r + 1, c),
+                    (r, c.wrapping_sub(1)),
+                    (r, c + 1),
+                ]
+                .into_iter()
+                .filter(|&(a, b)| a < rows && b < cols)
+                .fold(0u128, |m, (a, b)| m | 1 << (a * cols + b))
+            })
+            .collect();
+        PlainGrid { rows, cols, adj }
+    }
+
+    fn cells(&self, m: u128) -> impl Iterator<Item = usize> {
+        let mut rest = m;
+        std::iter::from_fn(move || {
+            let i = (rest != 0).then(|| rest.trailing_zeros() as usize)?;
+            rest &= rest - 1;
+            Some(i)
+        })
+    }
+}
+
+impl Board for PlainGrid {
+    fn options(&self, pos: u128, out: &mut Vec<u128>) {
+        for i in self.cells(pos) {
+            out.push(pos & !(1 << i) & !self.adj[i]);
+        }
+    }
+
+    fn components(&self, pos: u128, out: &mut Vec<u128>) {
+        let mut left = pos;
+        while left != 0 {
+            // A flood fill, a cell at a time.
+            let first = left.trailing_zeros() as usize;
+            let (mut part, mut todo) = (1u128 << first, 1u128 << first);
+            while todo != 0 {
+                let i = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                let new = self.adj[i] & pos & !part;
+                part |= new;
+                todo |= new;
+            }
+            left &= !part;
+            out.push(part);
+        }
+    }
+
+    fn key(&self, part: u128) -> u128 {
+        let frame = self.rows.max(self.cols);
+        let at = |i: usize| (i / self.cols, i % self.cols);
+        let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
+        for (r, c) in self.cells(part).map(at) {
+            (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
+        }
+        let (h, w) = (r1 - r0 + 1, c1 - c0 + 1);
+        let mut best = u128::MAX;
+        for t in 0..8 {
+            // Flipped up-down (bit 0), left-right (bit 1), then transposed (bit 2); no taller
+            // than wide, so that the rows fit the board's shorter side and the key 128 bits.
+            let taller = if t & 4 != 0 { w > h } else { h > w };
+            if taller {
+                continue;
+            }
+            let mut k = 0u128;
+            for (r, c) in self.cells(part).map(at) {
+                let a = if t & 1 != 0 { r1 - r } else { r - r0 };
+                let b = if t & 2 != 0 { c1 - c } else { c - c0 };
+                let (a, b) = if t & 4 != 0 { (b, a) } else { (a, b) };
+                k |= 1 << (a * frame + b);
+            }
+            best = best.min(k);
+        }
+        best
+    }
+}
+
+/// The Node Kayles grids that `docs/results.md` marks as checked by the plain tabulation below:
+/// `(rows, last)` for the boards `rows x cols`, `rows <= cols <= last`, read from the atlas's
+/// own constant (`CHECKED_GRIDS_TABULATED` in `python/grundy/surveys/atlas.py`), so that the
+/// page and this test name the same boards.
+fn grids_the_atlas_marks_checked() -> Vec<(usize, usize)> {
+    let src = include_str!("../../python/grundy/surveys/atlas.py");
+    let line = src
+        .lines()
+        .find(|l| l.starts_with("CHECKED_GRIDS_TABULATED = {"))
+        .expect("atlas.py names CHECKED_GRIDS_TABULATED");
+    let inner = line.split(['{', '}']).nth(1).unwrap();
+    inner
+        .split(',')
+        .map(|kv| {
+            let (k, v) = kv.split_once(':').unwrap();
+            (k.trim().parse().unwrap(), v.trim().parse().unwrap())
+        })
+        .collect()
+}
+
+/// The value `docs/results.md` gives Node Kayles `rows x cols` in its table of `rows`-row boards.
+fn value_on_the_results_page(rows: usize, cols: usize) -> Option<u32> {
+    let page = include_str!("../../docs/results.md");
+    let table = page
+        .split(&format!("## Node Kayles, {rows} x n\n"))
+        .nth(1)?;
+    let row = table
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .find(|l| l.starts_with(&format!("| {rows} x {cols} |")))?;
+    row.split('|').nth(2)?.trim().parse().ok()
+}
+
+/// The plain board agrees with Node Kayles on every position of small grids (values by the
+/// brute force), so the long test below compares two independent computations.
+#[test]
+fn plain_grid_matches_the_brute_force() {
+    for (rows, cols) in [(2, 3), (3, 4), (4, 4), (2, 7)] {
+        let plain = PlainGrid::new(rows, cols);
+        let game = NodeKayles::new(SimpleGraph::grid(rows, cols).unwrap());
+        let all = brute::values(game.start(), |p| {
+            let mut out = Vec::new();
+            plain.options(p, &mut out);
+            out
+        });
+        assert_eq!(region_mex(&plain, game.start()), all[&game.start()]);
+        let mut search = Search::new(&game, 1 << 16).unwrap();
+        for (&pos, &v) in all.iter().filter(|(p, _)| p.count_ones() > 2) {
+            assert_eq!(region_mex(&plain, pos), v, "{rows} x {cols} {pos:#x}");
+            assert_eq!(search.value(pos, &NoControl).unwrap(), v);
+        }
+    }
+    assert!(grids_the_atlas_marks_checked().len() >= 4);
+    assert_eq!(value_on_the_results_page(3, 12), Some(5));
+    assert_eq!(value_on_the_results_page(5, 7), Some(2));
+}
+
+/// Node Kayles on grids of 4 to 7 rows, each by the search and by the plain mex over every
+/// region shape reachable, with `PlainGrid`'s own moves, regions and keys (630,875 shapes for
+/// 4 x 14): the second method that `docs/results.md` names for these boards (long, about 2
+/// minutes: `cargo test --release -- --ignored grids`).
+#[test]
+#[ignore]
+fn nimber_search_node_kayles_grids_match_a_plain_tabulation_long() {
+    for (rows, last) in grids_the_atlas_marks_checked() {
+        for cols in rows..=last {
+            let plain = PlainGrid::new(rows, cols);
+            let game = NodeKayles::new(SimpleGraph::grid(rows, cols).unwrap());
+            let want = region_mex(&plain, game.start());
+            let mut search = Search::new(&game, 64 << 20).unwrap();
+            let got = search.value(game.start(), &NoControl).unwrap();
+            assert_eq!(got, want, "{rows} x {cols}");
+            assert_eq!(
+                value_on_the_results_page(rows, cols),
+                Some(want),
+                "{rows} x {cols}"
+            );
+        }
+    }
+}
+
 /// The profile's account of the root's options ([`Profile::root`]): each option it names, by
 /// its place in the board's order, has the value it says (or none of the values it was asked
 /// for), against the plain mex over regions; on Cram 3 x 6 (value 4: the root asks "= 0?" to

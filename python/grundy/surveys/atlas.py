@@ -83,6 +83,10 @@ CHECKED_3XN = 20
 #: reachable with a plain mex, no pruning (``src/nimber_search/tests.rs``, in the release lane: 3 x 21
 #: to 3 x 24, 4.2 million shapes for 3 x 24); it shares the board's moves and keys with the search.
 CHECKED_3XN_TABULATED = 24
+#: Node Kayles on grids of 4 to 7 rows, ``rows x cols`` for ``rows <= cols <= last`` by ``{rows: last}``,
+#: against a plain mex over every region shape reachable with moves, regions and keys of its own, written
+#: in the test cell by cell (``src/nimber_search/tests.rs``, release lane; the test reads this line).
+CHECKED_GRIDS_TABULATED = {4: 14, 5: 11, 6: 9, 7: 7}
 #: Every Node Kayles and Cram board of at most this many cells is checked the same way.
 CHECKED_CELLS = 20
 
@@ -90,11 +94,15 @@ CHECKED_CELLS = 20
 def second_method(game: str, rows: int, cols: int) -> bool:
     """Whether the test suite finds this board's value by a second method too (the ``checked`` column).
 
-    >>> second_method("node_kayles", 3, 12), second_method("node_kayles", 5, 5), second_method("cram", 5, 5)
-    (True, False, False)
+    >>> second_method("node_kayles", 3, 12), second_method("node_kayles", 5, 11), second_method("node_kayles", 5, 12)
+    (True, True, False)
+    >>> second_method("cram", 5, 5)
+    False
     """
     r, c = sorted((rows, cols))
-    return r * c <= CHECKED_CELLS or (game == "node_kayles" and r == 3 and c <= CHECKED_3XN_TABULATED)
+    if game == "node_kayles" and c <= {3: CHECKED_3XN_TABULATED, **CHECKED_GRIDS_TABULATED}.get(r, 0):
+        return True
+    return r * c <= CHECKED_CELLS
 
 
 class Board(NamedTuple):

@@ -193,6 +193,9 @@ game and number of rows, and one of its square boards; the columns:
   n <= 20, n > 12 in the slow lane); for Node Kayles 3 x 21 to 3 x 24, the core's tabulation of every
   region shape reachable with a plain mex and no pruning (`src/nimber_search/tests.rs`, release lane;
   it shares the board's moves and canonical keys with the search, not its questions or its table);
+  for Node Kayles 4 x n (n <= 14), 5 x n (n <= 11), 6 x n (n <= 9) and 7 x 7, the same plain mex
+  over a board written in that test cell by cell, with moves, regions (a flood fill) and keys (the
+  least image under the square's symmetries) of its own, sharing no code with the search;
   *no*: the value rests on the search alone (and, where there is one, the published value);
 - **status**: `solved`, or `timeout` (out of budget, with how far the search got: its table's fill,
   and the root's options settled in the question it asked last, with their values), or `error`;
