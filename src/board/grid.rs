@@ -350,6 +350,14 @@ impl Grid {
     /// Whether `m` is its own image under bit `i` to bit `lo + hi - i` (its lowest and highest
     /// bits): true of every set that [`Grid::half_turn`] maps onto itself, which reverses the
     /// order of its cells; cheap, as it needs no bounds, so most sets are told apart at once.
+    ///
+    /// ```
+    /// use grundy::board::Grid;
+    /// let g = Grid::new(3, 4).unwrap();
+    /// let corner = g.cell(0, 0) | g.cell(0, 1) | g.cell(1, 0);
+    /// assert!(!g.may_be_half_turn(corner));
+    /// assert!(g.may_be_half_turn(g.full()));
+    /// ```
     #[inline]
     pub fn may_be_half_turn(&self, m: u128) -> bool {
         if m & m.wrapping_sub(1) == 0 {
