@@ -97,6 +97,19 @@ def test_print_draws_the_board_and_repr_stays():
     assert str(gr.node_kayles(cycle=5)) == repr(gr.node_kayles(cycle=5))
 
 
+def test_the_card_and_the_bar_name_the_board_by_its_size():
+    shown = []
+    for game, name in [
+        (gr.cram(4, 9), "Cram 4 x 9"),
+        (gr.chomp(3, 4), "Chomp 3 x 4"),
+        (gr.node_kayles(grid=(4, 31)), "Node Kayles on the 4 x 31 grid"),
+        (gr.node_kayles(path=10), "Node Kayles path=10"),  # a path, not the 1 x 10 grid it is stored as
+    ]:
+        assert name in game._repr_html_()
+        shown.append(game._bar().desc)
+    assert shown[0] == "Cram 4 x 9: searching"
+
+
 def test_the_card_shows_the_table_used_not_reserved():
     g = gr.cram(3, 4, memory=64 * MIB)
     assert "0 bytes used (0 entries) of 64.0 MiB" in g._repr_html_()

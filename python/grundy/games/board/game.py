@@ -212,7 +212,10 @@ class BoardGame:
         return f"{self!r}\n{self.start}" if self.shape is not None else repr(self)
 
     def _name(self) -> str:
-        return f"{_NAMES[self.kind]} {self._spec}"
+        # What the bar and the card call it: "Cram 4 x 9", "Node Kayles on the 4 x 31 grid".
+        r, c = self._args[2] or (0, 0)  # a graph game has no grid
+        named = {f"{r}, {c}": f"{r} x {c}", f"grid=({r}, {c})": f"on the {r} x {c} grid"}
+        return f"{_NAMES[self.kind]} {named.get(self._spec, self._spec)}"
 
     @property
     def num_cells(self) -> int:
