@@ -183,26 +183,10 @@ impl Cram {
     /// (value 0). Centre between two free cells: the first player covers them and then
     /// mirrors (not 0).
     fn half_turn(&self, component: u128) -> Fact {
-        // Asked of every part the table does not know; most are told at once, without bounds.
-        if !self.grid.may_be_half_turn(component) {
-            return Fact::Unknown;
-        }
-        let (image, sr, sc) = self.grid.half_turn(component);
-        if image != component {
-            return Fact::Unknown;
-        }
-        // The cells at the centre: the one there, or the two it lies between.
-        let (r, c) = (sr / 2, sc / 2);
-        let centre = match (sr % 2, sc % 2) {
-            (1, 1) => return Fact::Exact(0),
-            (0, 0) => self.grid.cell(r, c),
-            (1, _) => self.grid.cell(r, c) | self.grid.cell(r + 1, c),
-            _ => self.grid.cell(r, c) | self.grid.cell(r, c + 1),
-        };
-        match (component & centre == 0, sr % 2 + sc % 2) {
-            (true, _) => Fact::Exact(0),
-            (false, 1) => Fact::Not(1),
-            (false, _) => Fact::Unknown,
+        match self.grid.half_turn_centre(component) {
+            Some((centre, _)) if component & centre == 0 => Fact::Exact(0),
+            Some((_, 1)) => Fact::Not(1),
+            _ => Fact::Unknown,
         }
     }
 }

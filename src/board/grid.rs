@@ -394,6 +394,40 @@ impl Grid {
         (reflect(m, k as u32), sr, sc)
     }
 
+    /// When `m` is its own image under [`Grid::half_turn`]: the cells at the centre of the turn
+    /// (the one there, the two it lies between, or none when it falls on a grid vertex) and
+    /// how many of its two coordinates fall between cells (0, 1 or 2). A cell and its image
+    /// are next to each other only when both are the centre's two cells, and the same only
+    /// when it is the centre's one cell: the symmetry strategies of Cram and Node Kayles read
+    /// their answers from these two figures.
+    ///
+    /// ```
+    /// use grundy::board::Grid;
+    /// let g = Grid::new(3, 4).unwrap();
+    /// let plus = g.cell(0, 1) | g.cell(1, 0) | g.cell(1, 1) | g.cell(1, 2) | g.cell(2, 1);
+    /// assert_eq!(g.half_turn_centre(plus), Some((g.cell(1, 1), 0)));
+    /// assert_eq!(g.half_turn_centre(g.full()), Some((g.cell(1, 1) | g.cell(1, 2), 1)));
+    /// assert_eq!(g.half_turn_centre(g.cell(0, 0) | g.cell(0, 1) | g.cell(1, 0)), None);
+    /// ```
+    pub fn half_turn_centre(&self, m: u128) -> Option<(u128, usize)> {
+        // Asked of every part a search's table does not know: most are told at once.
+        if m == 0 || !self.may_be_half_turn(m) {
+            return None;
+        }
+        let (image, sr, sc) = self.half_turn(m);
+        if image != m {
+            return None;
+        }
+        let (r, c) = (sr / 2, sc / 2);
+        let centre = match (sr % 2, sc % 2) {
+            (1, 1) => 0,
+            (0, 0) => self.cell(r, c),
+            (1, _) => self.cell(r, c) | self.cell(r + 1, c),
+            _ => self.cell(r, c) | self.cell(r, c + 1),
+        };
+        Some((centre, sr % 2 + sc % 2))
+    }
+
     /// The key of a set of cells under translation and the 8 symmetries of the square: equal for
     /// two sets when one is the other moved, turned or mirrored, different otherwise.
     ///
