@@ -118,6 +118,7 @@ impl<B> Buckets<B> {
             if base.is_null() {
                 return None;
             }
+            advise_huge_pages(base, size);
             let first = base.add(base.align_offset(64)).cast::<B>();
             Some(Buckets {
                 first: std::ptr::NonNull::new(first)?,
@@ -128,6 +129,34 @@ impl<B> Buckets<B> {
         }
     }
 }
+
+/// Where in a table's allocation huge pages start to be asked for (8 MiB, what a core's
+/// translation cache covers in 4 KiB pages).
+const HUGE_FROM: usize = 8 << 20;
+
+/// Asks the system for huge pages (2 MiB) under `len` bytes at `base` from [`HUGE_FROM`] on: a
+/// probe of a table of hundreds of MiB then finds its page's translation cached (Cram 5 x 9 on
+/// a 512 MiB table: 5 to 8% less time on one thread, 10 to 15% on two, which share the cache
+/// of translations less well). A table puts its buckets to use from the first on, four times
+/// more each time they are half full, and a huge page is touched only once the buckets in use
+/// reach it, so its pages fill up anyway and memory in use does not grow: the first 8 MiB stay
+/// in small pages so that a small search still touches few. Advice only: where the system
+/// gives no huge pages (or has no such call), nothing changes.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(base: *mut u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    let start = (base as usize + HUGE_FROM).next_multiple_of(HUGE);
+    let end = (base as usize + len) & !4095;
+    if end > start + HUGE {
+        // SAFETY: whole pages inside the allocation just made; the advice changes no byte.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_base: *mut u8, _len: usize) {}
 
 impl<B> std::ops::Deref for Buckets<B> {
     type Target = [B];
