@@ -34,13 +34,22 @@ def test_rows_are_written_with_their_values_and_provenance(tmp_path):
     assert df.published.isna().tolist()[4:] == [True, True] and df.agrees.isna().tolist()[4:] == [True, True]
     assert (df.nodes >= 0).all() and (df.seconds >= 0).all() and (df.cpu_seconds >= 0).all()
     assert df.machine.str.contains("cores").all() and df.commit.str.len().gt(0).all()
-    assert df.command.tolist()[0] == "python -m grundy atlas nk:3x3 --budget 30 --threads 1"
+    assert df.command.tolist()[0] == "python -m grundy atlas nk:3x3 --budget 30 --threads 1 --memory 1M"
     assert df.checked.all()  # boards of at most 20 cells
     assert df.attrs["computed"] == 6 and not df.attrs["interrupted"] and df.attrs["disagreements"] == []
     # The store is a survey store: load_survey reads it too.
     assert gr.load_survey(path).value.tolist() == df.value.tolist()
     everywhere = atlas([Board("cram", 2, 5)], budget=30, store=path, threads=None, progress=False)
     assert everywhere.command[0] == "python -m grundy atlas cram:2x5 --budget 30 --threads 0"
+
+
+def test_a_row_s_command_names_the_table_s_memory_when_one_was_given(tmp_path):
+    # The command reproduces the run: a table of another size searches another number of nodes.
+    path = tmp_path / "atlas.sqlite"
+    for memory, text in [(8 << 30, "8G"), (1 << 20, "1M"), (3_000_000, "3000000")]:
+        df = atlas([Board("node_kayles", 2, 3)], budget=30, store=path, memory=memory, progress=False)
+        assert df.command[0] == f"python -m grundy atlas nk:2x3 --budget 30 --threads 1 --memory {text}"
+        path.unlink()
 
 
 def test_a_rerun_skips_the_boards_done(tmp_path):

@@ -351,7 +351,7 @@ def atlas(
                 "machine": where,
                 "commit": at,
                 "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                "command": _command(b, budget, k),
+                "command": _command(b, budget, k, memory),
                 "sittings": row.get("sittings", 1),
                 "cpu_seconds": row.get("cpu_seconds"),
                 "progress": row.get("progress"),
@@ -388,9 +388,14 @@ def atlas(
     return df
 
 
-def _command(b: Board, budget: float | None, threads: int | None) -> str:
+def _command(b: Board, budget: float | None, threads: int | None, memory: int | None = None) -> str:
+    """The command line that searches ``b`` again as this call did (its table's size too, if given)."""
     budget_text = "none" if budget is None else f"{budget:g}"
-    return f"python -m grundy atlas {b.spec} --budget {budget_text} --threads {threads or 0}"
+    command = f"python -m grundy atlas {b.spec} --budget {budget_text} --threads {threads or 0}"
+    if memory is not None:
+        units = ((30, "G"), (20, "M"), (10, "K"))
+        command += " --memory " + next((f"{memory >> s}{u}" for s, u in units if memory % (1 << s) == 0), str(memory))
+    return command
 
 
 #: The columns of an atlas table, in order.
