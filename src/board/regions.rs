@@ -21,6 +21,7 @@ use super::Board;
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::hash::FxMap;
+use crate::memory;
 
 /// An option table of components, entries by size (each option's parts come before it).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,6 +85,8 @@ pub fn tabulate_regions<B: Board + ?Sized>(
     }
     over(met.len())?;
     let mut options: Vec<Vec<Vec<usize>>> = Vec::new();
+    // Words the options hold: each option's parts, and its list's header (three words).
+    let mut parts_held = 0u64;
     let (mut opts, mut cells) = (Vec::new(), Vec::new());
     // Sizes of the levels met so far; the entries from `level_end` on are the next level's.
     let mut levels = vec![met.len()];
@@ -115,6 +118,9 @@ pub fn tabulate_regions<B: Board + ?Sized>(
         }
         if i % 4096 == 0 {
             ctl.check(met.len() as u64, limit as u64)?;
+            // Room for the tabulation to grow by half again (its lists and map double at a time):
+            // the entry count's limit says nothing of bytes (Cram 8 x 8 went past 21 GB).
+            memory::check(held(met.len(), i, parts_held) / 2)?;
         }
         opts.clear();
         board.options(met[i].0, &mut opts);
@@ -137,9 +143,12 @@ pub fn tabulate_regions<B: Board + ?Sized>(
         }
         mine.sort_unstable();
         mine.dedup();
+        parts_held += mine.iter().map(|o| o.len() as u64 + 3).sum::<u64>();
         options.push(mine);
         i += 1;
     }
+    // The table's lists, made while the tabulation is still held.
+    memory::check(met.len() as u64 * 48 + parts_held * 8)?;
     // By size, the starts after the components of their size: a move removes cells.
     let mut order: Vec<usize> = (0..met.len()).collect();
     order.sort_by_key(|&i| (met[i].0.count_ones(), met[i].2, i));
@@ -162,6 +171,13 @@ pub fn tabulate_regions<B: Board + ?Sized>(
         t.opt_start.push(t.part_start.len() as u64 - 1);
     }
     Ok(t)
+}
+
+/// About the bytes a tabulation holds with `met` entries met, `done` of them expanded into
+/// options that hold `parts_held` words: each entry's cells, key and flag, its place in the map by
+/// key, and its options' list.
+fn held(met: usize, done: usize, parts_held: u64) -> u64 {
+    met as u64 * (48 + 40) + done as u64 * 24 + parts_held * 8
 }
 
 /// How far over the limit an estimate must be to refuse at once: the estimates of the boards

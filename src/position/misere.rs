@@ -268,9 +268,18 @@ struct Memo {
     index: FxMap<Rc<[Comp]>, u32>,
     positions: Vec<Rc<[Comp]>>,
     outcome: Vec<u8>,
+    /// Components of all the positions, for [`Memo::bytes`].
+    comps: u64,
 }
 
 impl Memo {
+    /// About the bytes the memo holds: each position's slice (its reference count's header and
+    /// components) and its entries in the index, the list and the outcomes.
+    fn bytes(&self) -> u64 {
+        let comp = std::mem::size_of::<Comp>() as u64;
+        self.positions.len() as u64 * (16 + 16 + 32 + 1) + self.comps * comp
+    }
+
     fn intern(&mut self, pos: Vec<Comp>, max: usize) -> Result<u32> {
         if let Some(&id) = self.index.get(pos.as_slice()) {
             return Ok(id);
@@ -286,6 +295,7 @@ impl Memo {
             });
         }
         let id = self.positions.len() as u32;
+        self.comps += pos.len() as u64;
         let rc: Rc<[Comp]> = pos.into();
         self.positions.push(rc.clone());
         self.index.insert(rc, id);
@@ -408,6 +418,8 @@ impl<'a> Misere<'a> {
         if self.expanded % POLL_EVERY == 0 && self.last_poll.elapsed() >= POLL_INTERVAL {
             self.ctl
                 .check(self.memo.positions.len() as u64, self.max_positions as u64)?;
+            // Room for the memo to grow by half again (its list and index double at a time).
+            crate::memory::check(self.memo.bytes() / 2)?;
             self.last_poll = Instant::now();
         }
         let pos = self.memo.positions[id as usize].clone();

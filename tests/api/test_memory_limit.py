@@ -1,5 +1,7 @@
 """``GRUNDY_MEMORY_LIMIT``: bytes that cap the memory grundy counts as available; anything else is refused, named."""
 
+import os
+
 import pytest
 
 import grundy as gr
@@ -31,3 +33,27 @@ def test_an_empty_or_unset_limit_is_no_limit(monkeypatch):
     assert gr.cram(2, 2, memory=1 << 20).value() == 0
     monkeypatch.delenv("GRUNDY_MEMORY_LIMIT")
     assert gr.kayles().values(100).size == 100
+
+
+def _resident() -> int:
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
+@pytest.mark.parametrize(
+    "what",
+    [
+        # The regions of Cram 5 x 6 for the misère search: 246,348 shapes, about 600 MiB at the peak.
+        "board regions",
+        # Kayles 20 + 21 + 22 in misère play: the exhaustive search's memo of positions (20 s in all).
+        "misere memo",
+    ],
+)
+def test_the_exhaustive_misere_searches_stop_at_the_memory_limit_not_at_their_entry_count(monkeypatch, what):
+    # Their limit, max_positions, counts entries, not bytes: the memory is checked as they grow.
+    p = gr.cram(5, 6).position() if what == "board regions" else gr.Position(gr.kayles(), [20, 21, 22])
+    monkeypatch.setenv("GRUNDY_MEMORY_LIMIT", str(_resident() + (64 << 20)))
+    with pytest.raises(gr.MemoryLimitError) as e:
+        p.outcome(misere=True, max_positions=10**9)
+    assert e.value.available < 64 << 20
