@@ -1,7 +1,5 @@
 """``GRUNDY_MEMORY_LIMIT``: bytes that cap the memory grundy counts as available; anything else is refused, named."""
 
-import os
-
 import pytest
 
 import grundy as gr
@@ -36,11 +34,14 @@ def test_an_empty_or_unset_limit_is_no_limit(monkeypatch):
 
 
 def _resident() -> int:
-    with open("/proc/self/status") as f:
-        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
+    """The resident set as the core counts it against the limit: Linux's ``VmRSS``, 0 where unknown."""
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
+    except OSError:
+        return 0
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
 @pytest.mark.parametrize(
     "what",
     [
