@@ -196,6 +196,46 @@ def test_a_failed_write_leaves_the_previous_checkpoint_whole(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.ckpt"]
 
 
+def test_a_slow_write_stretches_the_interval_to_twenty_times_its_time(tmp_path, monkeypatch):
+    # A write holds up a search's thread (an 8 GiB table: about 80 s), so the next one waits
+    # WRITE_SHARE times as long when that is more than checkpoint_every; a quick one restores it.
+    clock = [1000.0]
+
+    class Clock:  # the module's clock only (``time`` itself is left alone)
+        monotonic = staticmethod(lambda: clock[0])
+        process_time, strftime, gmtime = time.process_time, time.strftime, time.gmtime
+
+    monkeypatch.setattr(board_search, "time", Clock)
+    g = gr.cram(3, 3, memory=MIB)
+    ck = board_search.Checkpoint(g, "value", (int(g._core.start),), tmp_path / "c.ckpt", 10)
+    writes = []
+
+    class Table:
+        cost = 2.0
+
+        def write(self, f, meta):
+            f.write(meta)
+            writes.append(clock[0])
+            clock[0] += self.cost
+
+    table = Table()
+
+    def at(seconds_after_the_last):
+        clock[0] = ck.last + seconds_after_the_last
+        ck.tick(table, 0)
+        return len(writes)
+
+    assert at(10) == 1  # the first write, after checkpoint_every: it takes 2 s
+    assert ck.interval == 40 == board_search.WRITE_SHARE * 2
+    assert at(39.9) == 1
+    table.cost = 0.1
+    assert at(40) == 2  # a quick one: back to checkpoint_every
+    assert ck.interval == 10
+    assert at(9.9) == 2
+    assert at(10) == 3
+    assert (tmp_path / "c.ckpt").exists()
+
+
 def test_checkpoint_arguments_are_checked(tmp_path):
     g = gr.cram(3, 3, memory=MIB)
     with pytest.raises(gr.ArgumentError):

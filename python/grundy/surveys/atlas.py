@@ -285,7 +285,8 @@ def atlas(
         its boards in a row ran out of budget (skipped boards get no row). None: never.
     checkpoints : str or path-like, optional
         A folder (created if missing) where each board's search keeps its tables
-        (``cram-5x13.ckpt``): written every ten minutes and when the budget runs out or Ctrl-C stops
+        (``cram-5x13.ckpt``): written every ten minutes (or twenty times the last write's time,
+        when that is longer) and when the budget runs out or Ctrl-C stops
         it, and removed once the board is solved. A board out of budget with a checkpoint there is
         searched again by every call, with this ``budget`` for each sitting, resuming where the last
         stopped; its row counts the nodes and seconds (wall and CPU) of all its sittings. This is how a board

@@ -358,7 +358,7 @@ class BoardGame:
             interval. The write is atomic (a kill leaves the previous checkpoint whole) and
             streams the table's entries, taking no memory beyond the budget.
         checkpoint_every : float, default 600
-            Seconds between two checkpoints.
+            Seconds between two checkpoints, at least twenty times the last write's time.
 
         Returns
         -------
@@ -416,7 +416,7 @@ class BoardGame:
             A file to stop and resume the search by, as in :meth:`value` (one written by
             :meth:`value` for the same position serves too).
         checkpoint_every : float, default 600
-            Seconds between two checkpoints.
+            Seconds between two checkpoints, at least twenty times the last write's time.
 
         Returns
         -------
@@ -472,7 +472,7 @@ class BoardGame:
             A file to stop and resume the search by, as in :meth:`value` (one of :meth:`value` or
             :meth:`outcome` for the same position serves too).
         checkpoint_every : float, default 600
-            Seconds between two checkpoints.
+            Seconds between two checkpoints, at least twenty times the last write's time.
 
         Returns
         -------

@@ -5,7 +5,9 @@ progress bar (:class:`~grundy._ui.progress.Bar`), counting nodes (tqdm shows the
 the table's fill and what the search has settled of the root's options in the question it asks
 now. With a ``checkpoint`` path it first resumes from the file when there is one, writes the
 search's tables to it every ``checkpoint_every`` seconds while it runs and when Ctrl-C stops it,
-and last with the answer.
+and last with the answer. A write holds up the thread that makes it (an 8 GiB table took about 80 s
+on a cloud machine's disk), so the interval stretches to :data:`WRITE_SHARE` times the last write's
+time when that is longer: writing then takes at most about a twentieth of a long search.
 
 A checkpoint is the core's table file (``nimber_search::checkpoint``: magic, format version, the
 record below, the entries streamed in blocks, a CRC-32 of it all), whose record is UTF-8 JSON:
@@ -42,6 +44,8 @@ FORMAT_NAME = "grundy.board_search"
 FORMAT_VERSION = 1
 #: Seconds between two checkpoints by default.
 CHECKPOINT_EVERY = 600.0
+#: The least interval between two checkpoints, in times the last write took.
+WRITE_SHARE = 20.0
 
 #: What makes the bar of the board searches run in this context, in place of the game's own (None:
 #: the game's). A survey's worker puts its watch here (its deadline and stop signal, never drawn), so
@@ -129,6 +133,7 @@ class Checkpoint:
             raise ArgumentError(f"checkpoint_every must be positive, not {every!r}")
         _files.check_writable(self.path)
         self.game, self.method, self.every = game, method, float(every)
+        self.interval = self.every  # stretched by slow writes (``WRITE_SHARE``)
         self.position = int(args[0])
         self.target = int(args[1]) if method == "winning" else None  # the value the options must have
         self.started = self.last = time.monotonic()
@@ -165,15 +170,17 @@ class Checkpoint:
         return json.dumps(meta, sort_keys=True).encode()
 
     def tick(self, watch: Any, nodes: int) -> None:
-        """From the progress function: a checkpoint when ``every`` seconds have passed since the last."""
-        if time.monotonic() - self.last >= self.every:
+        """From the progress function: a checkpoint when the interval has passed since the last."""
+        if time.monotonic() - self.last >= self.interval:
             self.write(watch, nodes)
 
     def write(self, watch: Any, nodes: int, result: Any = None) -> None:
         """The tables (and the answer, when there is one) to the file, atomically."""
         meta = self._record(nodes, result)
+        start = time.monotonic()
         _files._write_atomic(self.path, lambda f: watch.write(f, meta))
         self.last = time.monotonic()
+        self.interval = max(self.every, WRITE_SHARE * (self.last - start))
 
     def resume(self) -> Any:
         """The tables from the file when there is one; its answer when it has the one asked, else None."""
